@@ -1,0 +1,31 @@
+// cats-static: predicts how C programs use the cache hierarchy before they run.
+#include "analyze_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+int main(int argc, char** argv) {
+  CLI::App app{"cats-static: static cache-behaviour analysis of C programs"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "cats-static 0.1.0");
+  cats::driver::AnalyzeArgs analyze;
+  CLI::App* analyzeCommand = cats::driver::addAnalyzeCommand(app, analyze);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    if (analyzeCommand->parsed()) return cats::driver::runAnalyze(analyze);
+  } catch (const std::exception& e) {
+    std::cerr << "cats-static: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 2;
+}

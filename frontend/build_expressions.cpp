@@ -1,0 +1,391 @@
+// Expressions: rvalues to symbolic values, lvalues to memory locations, accesses in C
+// evaluation order (operands left to right, the right-hand side of an assignment before
+// the address of its target, the write last).
+#include "clang_compat.hpp"  // first: see the header
+#include "function_builder.hpp"
+
+
+namespace cats::frontend {
+
+using clang::BinaryOperatorKind;
+using clang::CastKind;
+using clang::dyn_cast;
+using clang::isa;
+
+bool Value::sameAs(const Value& o) const {
+  if (kind != o.kind) return false;
+  switch (kind) {
+    case Kind::Scalar: return scalar.is_equal(o.scalar);
+    case Kind::Pointer: return pointer.container == o.pointer.container && pointer.offset.is_equal(o.pointer.offset);
+    case Kind::Unknown: return false;
+  }
+  return false;
+}
+
+sym::Expr FunctionBuilder::freshUnknown(const std::string& base, const std::string& why) {
+  return state_.ctx.freshSymbol("unknown_" + base, sym::SymbolKind::Unknown, why);
+}
+
+sym::Expr FunctionBuilder::scalarOrUnknown(const Value& v, const std::string& what) {
+  if (v.kind == Value::Kind::Scalar) return v.scalar;
+  return freshUnknown(what, "value of " + what + " is not an integer the analysis can follow");
+}
+
+/* The local variable kept in a register that "e" names, if any. */
+const clang::VarDecl* FunctionBuilder::registerVariable(const clang::Expr* e) const {
+  const auto* ref = dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+  if (!ref) return nullptr;
+  const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl());
+  if (!var || var->hasGlobalStorage() || var->getType()->isArrayType() || var->getType()->isRecordType()) return nullptr;
+  return var;
+}
+
+Value FunctionBuilder::eval(const clang::Expr* e, const std::string& nameHint) {
+  e = e->IgnoreParens();
+  if (e->getType()->isIntegralOrEnumerationType() && !e->HasSideEffects(ast_) && !e->isValueDependent()) {
+    clang::Expr::EvalResult result;
+    if (e->EvaluateAsInt(result, ast_, clang::Expr::SE_NoSideEffects))
+      return Value::ofScalar(static_cast<long>(result.Val.getInt().getExtValue()));
+  }
+  if (const auto* ref = dyn_cast<clang::DeclRefExpr>(e)) return evalDeclRef(ref);
+  if (const auto* literal = dyn_cast<clang::IntegerLiteral>(e))
+    return Value::ofScalar(static_cast<long>(literal->getValue().getSExtValue()));
+  if (const auto* literal = dyn_cast<clang::CharacterLiteral>(e)) return Value::ofScalar(static_cast<long>(literal->getValue()));
+  if (isa<clang::FloatingLiteral>(e) || isa<clang::StringLiteral>(e)) return Value::unknown();
+  if (const auto* cast = dyn_cast<clang::CastExpr>(e)) return evalCast(cast, nameHint);
+  if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) return evalBinary(op);
+  if (const auto* op = dyn_cast<clang::UnaryOperator>(e)) return evalUnary(op);
+  if (const auto* op = dyn_cast<clang::AbstractConditionalOperator>(e)) return evalConditional(op);
+  if (const auto* c = dyn_cast<clang::CallExpr>(e)) return call(c, nameHint);
+  if (const auto* trait = dyn_cast<clang::UnaryExprOrTypeTraitExpr>(e)) {
+    if (trait->getKind() == clang::UETT_SizeOf) return Value::ofScalar(typeBytes(trait->getTypeOfArgument()));
+    return Value::unknown();
+  }
+  if (isa<clang::ArraySubscriptExpr>(e) || isa<clang::MemberExpr>(e)) {
+    if (auto l = lvalue(e)) return read(*l, e);
+    return Value::unknown();
+  }
+  if (const auto* init = dyn_cast<clang::InitListExpr>(e)) {
+    for (const clang::Expr* part : init->inits()) eval(part);
+    return Value::unknown();
+  }
+  for (const clang::Stmt* child : e->children())
+    if (const auto* sub = dyn_cast_or_null<clang::Expr>(child)) eval(sub);
+  return Value::unknown();
+}
+
+Value FunctionBuilder::evalDeclRef(const clang::DeclRefExpr* ref) {
+  if (const auto* constant = dyn_cast<clang::EnumConstantDecl>(ref->getDecl()))
+    return Value::ofScalar(static_cast<long>(constant->getInitVal().getExtValue()));
+  const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl());
+  if (!var) return Value::unknown();
+  if (auto it = env_.find(var); it != env_.end()) return it->second;
+  if (var->hasGlobalStorage()) {
+    if (auto value = state_.constantValue(var)) return Value::ofScalar(static_cast<long>(*value));
+    if (var->getType()->isPointerType()) {
+      auto ref = state_.global(var);
+      return Value::ofPointer(PointerValue{*ref, 0, var->getNameAsString()});
+    }
+    if (var->getType()->isIntegralOrEnumerationType())
+      return Value::ofScalar(state_.ctx.symbol(var->getNameAsString(), sym::SymbolKind::Parameter, "global variable"));
+    return Value::unknown();
+  }
+  return Value::ofScalar(freshUnknown(var->getNameAsString(), "uninitialised local " + var->getNameAsString()));
+}
+
+Value FunctionBuilder::evalCast(const clang::CastExpr* cast, const std::string& nameHint) {
+  const clang::Expr* sub = cast->getSubExpr();
+  switch (cast->getCastKind()) {
+    case CastKind::CK_LValueToRValue: {
+      if (registerVariable(sub)) return eval(sub, nameHint);
+      if (auto l = lvalue(sub)) return read(*l, sub);
+      return eval(sub, nameHint);
+    }
+    case CastKind::CK_ArrayToPointerDecay: {
+      if (auto l = lvalue(sub)) return Value::ofPointer(l->where);
+      return Value::unknown();
+    }
+    case CastKind::CK_IntegralToPointer:
+    case CastKind::CK_NullToPointer:
+    case CastKind::CK_FunctionToPointerDecay:
+      eval(sub);
+      return Value::unknown();
+    case CastKind::CK_FloatingToIntegral:
+    case CastKind::CK_IntegralToFloating:
+    case CastKind::CK_FloatingCast: {
+      Value v = eval(sub, nameHint);
+      return cast->getType()->isIntegralOrEnumerationType() && v.kind == Value::Kind::Scalar ? v : Value::unknown();
+    }
+    default: return eval(sub, nameHint);
+  }
+}
+
+Value FunctionBuilder::arithmetic(BinaryOperatorKind kind, const Value& lhs, const Value& rhs, clang::QualType lhsType,
+                                  clang::QualType rhsType) {
+  using K = BinaryOperatorKind;
+  bool lp = lhs.kind == Value::Kind::Pointer, rp = rhs.kind == Value::Kind::Pointer;
+  if ((kind == K::BO_Add || kind == K::BO_Sub) && lp && !rp) {
+    Value out = lhs;
+    sym::Expr delta = scalarOrUnknown(rhs, "index") * pointeeBytes(lhsType);
+    out.pointer.offset = kind == K::BO_Add ? lhs.pointer.offset + delta : lhs.pointer.offset - delta;
+    return out;
+  }
+  if (kind == K::BO_Add && rp && !lp) return arithmetic(kind, rhs, lhs, rhsType, lhsType);
+  if (kind == K::BO_Sub && lp && rp && lhs.pointer.container == rhs.pointer.container)
+    return Value::ofScalar(sym::idiv(lhs.pointer.offset - rhs.pointer.offset, pointeeBytes(lhsType)));
+  if (lhs.kind != Value::Kind::Scalar || rhs.kind != Value::Kind::Scalar) return Value::unknown();
+  const sym::Expr& a = lhs.scalar;
+  const sym::Expr& b = rhs.scalar;
+  switch (kind) {
+    case K::BO_Add: return Value::ofScalar(a + b);
+    case K::BO_Sub: return Value::ofScalar(a - b);
+    case K::BO_Mul: return Value::ofScalar(a * b);
+    case K::BO_Div: return Value::ofScalar(sym::idiv(a, b));
+    case K::BO_Rem: return Value::ofScalar(sym::imod(a, b));
+    case K::BO_Shl:
+      if (auto shift = sym::toInteger(b); shift && *shift >= 0 && *shift < 63) return Value::ofScalar(a * sym::Expr(1L << *shift));
+      return Value::unknown();
+    case K::BO_Shr:
+      if (auto shift = sym::toInteger(b); shift && *shift >= 0 && *shift < 63) return Value::ofScalar(sym::idiv(a, sym::Expr(1L << *shift)));
+      return Value::unknown();
+    default: return Value::unknown();
+  }
+}
+
+Value FunctionBuilder::evalBinary(const clang::BinaryOperator* op) {
+  if (op->isAssignmentOp()) return evalAssignment(op);
+  if (op->getOpcode() == BinaryOperatorKind::BO_Comma) {
+    eval(op->getLHS());
+    return eval(op->getRHS());
+  }
+  Value lhs = eval(op->getLHS());
+  Value rhs = eval(op->getRHS());
+  if (op->isComparisonOp() || op->isLogicalOp()) return Value::unknown();
+  return arithmetic(op->getOpcode(), lhs, rhs, op->getLHS()->getType(), op->getRHS()->getType());
+}
+
+/* The arithmetic opcode of compound assignment "kind" (+= gives +). */
+static BinaryOperatorKind arithmeticOf(BinaryOperatorKind kind) {
+  return kind == BinaryOperatorKind::BO_Assign ? kind : clang::BinaryOperator::getOpForCompoundAssignment(kind);
+}
+
+Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
+  bool compound = op->getOpcode() != BinaryOperatorKind::BO_Assign;
+  if (const clang::VarDecl* var = registerVariable(op->getLHS())) {
+    std::string hint = var->getNameAsString();
+    Value rhs = eval(op->getRHS(), hint);
+    Value result = compound ? arithmetic(arithmeticOf(op->getOpcode()), eval(op->getLHS()), rhs, op->getLHS()->getType(),
+                                         op->getRHS()->getType())
+                            : rhs;
+    if (result.kind == Value::Kind::Unknown && var->getType()->isIntegralOrEnumerationType())
+      result = Value::ofScalar(freshUnknown(hint, "value assigned to " + hint + " at " + loc(op->getExprLoc()).str()));
+    env_[var] = result;
+    return result;
+  }
+  std::string hint;
+  if (const auto* ref = dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = ref->getDecl()->getNameAsString();
+  Value rhs = eval(op->getRHS(), hint);
+  auto target = lvalue(op->getLHS());
+  if (!target) return Value::unknown();
+  Value result = rhs;
+  if (compound) {
+    Value old = read(*target, op->getLHS());
+    result = arithmetic(arithmeticOf(op->getOpcode()), old, rhs, op->getLHS()->getType(), op->getRHS()->getType());
+  }
+  emitAccess(*target, ir::AccessMode::Write, op->getLHS());
+  return result;
+}
+
+Value FunctionBuilder::evalUnary(const clang::UnaryOperator* op) {
+  using K = clang::UnaryOperatorKind;
+  const clang::Expr* sub = op->getSubExpr();
+  switch (op->getOpcode()) {
+    case K::UO_PostInc:
+    case K::UO_PreInc:
+    case K::UO_PostDec:
+    case K::UO_PreDec: {
+      bool increment = op->isIncrementOp();
+      Value one = Value::ofScalar(1);
+      auto kind = increment ? BinaryOperatorKind::BO_Add : BinaryOperatorKind::BO_Sub;
+      if (const clang::VarDecl* var = registerVariable(sub)) {
+        Value old = eval(sub);
+        Value updated = arithmetic(kind, old, one, sub->getType(), ast_.IntTy);
+        env_[var] = updated;
+        return op->isPrefix() ? updated : old;
+      }
+      auto target = lvalue(sub);
+      if (!target) return Value::unknown();
+      Value old = read(*target, sub);
+      emitAccess(*target, ir::AccessMode::Write, sub);
+      Value updated = arithmetic(kind, old, one, sub->getType(), ast_.IntTy);
+      return op->isPrefix() ? updated : old;
+    }
+    case K::UO_AddrOf: {
+      if (auto l = lvalue(sub)) return Value::ofPointer(l->where);
+      return Value::unknown();
+    }
+    case K::UO_Deref: {
+      if (auto l = lvalue(op)) return read(*l, op);
+      return Value::unknown();
+    }
+    case K::UO_Minus: {
+      Value v = eval(sub);
+      return v.kind == Value::Kind::Scalar ? Value::ofScalar(-v.scalar) : Value::unknown();
+    }
+    case K::UO_Plus: return eval(sub);
+    default: eval(sub); return Value::unknown();
+  }
+}
+
+Value FunctionBuilder::evalConditional(const clang::AbstractConditionalOperator* op) {
+  ir::Branch branch;
+  branch.isConditionalExpression = true;
+  branch.loc = loc(op->getBeginLoc());
+  sym::Condition cond = condition(op->getCond());
+  Value values[2];
+  const clang::Expr* arms[2] = {op->getTrueExpr(), op->getFalseExpr()};
+  const char* labels[2] = {"then", "else"};
+  ir::Block* saved = current_;
+  for (int i = 0; i < 2; ++i) {
+    ir::Arm arm{labels[i], i == 0 ? cond : sym::Condition::negation(cond), {}};
+    current_ = &arm.body;
+    values[i] = eval(arms[i]);
+    branch.arms.push_back(std::move(arm));
+  }
+  current_ = saved;
+  bool anyAccess = !branch.arms[0].body.empty() || !branch.arms[1].body.empty();
+  if (anyAccess) append(ir::Node{std::move(branch)});
+  if (values[0].sameAs(values[1])) return values[0];
+  if (values[0].kind == Value::Kind::Scalar && values[1].kind == Value::Kind::Scalar &&
+      (cond.op == sym::ConditionOp::Less || cond.op == sym::ConditionOp::LessEqual)) {
+    if (cond.lhs.is_equal(values[0].scalar) && cond.rhs.is_equal(values[1].scalar)) return Value::ofScalar(sym::minOf(cond.lhs, cond.rhs));
+    if (cond.lhs.is_equal(values[1].scalar) && cond.rhs.is_equal(values[0].scalar)) return Value::ofScalar(sym::maxOf(cond.lhs, cond.rhs));
+  }
+  if (op->getType()->isIntegralOrEnumerationType())
+    return Value::ofScalar(freshUnknown("select", "value of ?: at " + branch.loc.str()));
+  return Value::unknown();
+}
+
+sym::Condition FunctionBuilder::condition(const clang::Expr* e) {
+  e = e->IgnoreParenImpCasts();
+  using K = BinaryOperatorKind;
+  if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) {
+    if (op->getOpcode() == K::BO_LAnd || op->getOpcode() == K::BO_LOr) {
+      sym::Condition a = condition(op->getLHS());
+      sym::Condition b = condition(op->getRHS());
+      return sym::Condition::conjunction(op->getOpcode() == K::BO_LAnd ? sym::ConditionOp::And : sym::ConditionOp::Or, a, b);
+    }
+    if (op->isComparisonOp()) {
+      Value lhs = eval(op->getLHS());
+      Value rhs = eval(op->getRHS());
+      if (lhs.kind != Value::Kind::Scalar || rhs.kind != Value::Kind::Scalar) return sym::Condition::opaque(sourceText(e));
+      static const std::map<K, sym::ConditionOp> relations = {
+          {K::BO_LT, sym::ConditionOp::Less},         {K::BO_LE, sym::ConditionOp::LessEqual},
+          {K::BO_GT, sym::ConditionOp::Greater},      {K::BO_GE, sym::ConditionOp::GreaterEqual},
+          {K::BO_EQ, sym::ConditionOp::Equal},        {K::BO_NE, sym::ConditionOp::NotEqual}};
+      return sym::Condition::relation(relations.at(op->getOpcode()), lhs.scalar, rhs.scalar);
+    }
+  }
+  if (const auto* op = dyn_cast<clang::UnaryOperator>(e); op && op->getOpcode() == clang::UO_LNot)
+    return sym::Condition::negation(condition(op->getSubExpr()));
+  Value v = eval(e);
+  if (v.kind == Value::Kind::Scalar) return sym::Condition::relation(sym::ConditionOp::NotEqual, v.scalar, 0);
+  return sym::Condition::opaque(sourceText(e));
+}
+
+std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
+  e = e->IgnoreParens();
+  if (const auto* cast = dyn_cast<clang::ImplicitCastExpr>(e); cast && cast->getCastKind() == CastKind::CK_NoOp)
+    return lvalue(cast->getSubExpr());
+  if (const auto* ref = dyn_cast<clang::DeclRefExpr>(e)) {
+    const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl());
+    if (!var) return std::nullopt;
+    std::string name = var->getNameAsString();
+    if (auto it = arrays_.find(var); it != arrays_.end()) return Location{PointerValue{it->second, 0, name}, var->getType(), {}};
+    if (var->hasGlobalStorage() && (var->getType()->isArrayType() || var->getType()->isRecordType() || state_.options.traceScalars)) {
+      if (auto ref = state_.global(var)) return Location{PointerValue{*ref, 0, name}, var->getType(), {}};
+    }
+    return std::nullopt;
+  }
+  if (const auto* sub = dyn_cast<clang::ArraySubscriptExpr>(e)) {
+    Value base = eval(sub->getBase());
+    Value index = eval(sub->getIdx());
+    if (base.kind != Value::Kind::Pointer) return std::nullopt;
+    Location l{base.pointer, sub->getType(), {}};
+    l.where.offset = base.pointer.offset + scalarOrUnknown(index, "index") * typeBytes(sub->getType());
+    return l;
+  }
+  if (const auto* op = dyn_cast<clang::UnaryOperator>(e); op && op->getOpcode() == clang::UO_Deref) {
+    Value base = eval(op->getSubExpr());
+    if (base.kind != Value::Kind::Pointer) return std::nullopt;
+    return Location{base.pointer, op->getType(), {}};
+  }
+  if (const auto* member = dyn_cast<clang::MemberExpr>(e)) {
+    const auto* field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
+    if (!field) return std::nullopt;
+    std::optional<Location> base;
+    if (member->isArrow()) {
+      Value pointer = eval(member->getBase());
+      if (pointer.kind == Value::Kind::Pointer) base = Location{pointer.pointer, member->getBase()->getType()->getPointeeType(), {}};
+    } else {
+      base = lvalue(member->getBase());
+    }
+    if (!base) return std::nullopt;
+    const auto& layout = ast_.getASTRecordLayout(field->getParent());
+    base->where.offset += static_cast<long>(layout.getFieldOffset(field->getFieldIndex()) / 8);
+    base->field = base->field.empty() ? field->getNameAsString() : base->field + "." + field->getNameAsString();
+    base->type = member->getType();
+    return base;
+  }
+  if (const auto* literal = dyn_cast<clang::CompoundLiteralExpr>(e)) {
+    eval(literal->getInitializer());
+    return std::nullopt;
+  }
+  eval(e);
+  return std::nullopt;
+}
+
+void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const clang::Expr* at) {
+  if (l.type->isArrayType()) return;
+  ir::Access a;
+  a.container = l.where.container;
+  a.mode = mode;
+  a.offset = l.where.offset.expand();
+  a.bytes = l.type->isIncompleteType() ? 1 : ast_.getTypeSizeInChars(l.type).getQuantity();
+  a.name = l.where.name.empty() ? containerName(l.where.container) : l.where.name;
+  a.field = l.field;
+  a.text = sourceText(at);
+  a.loc = loc(at->getBeginLoc());
+  append(ir::Node{std::move(a)});
+}
+
+Value FunctionBuilder::read(const Location& l, const clang::Expr* at) {
+  emitAccess(l, ir::AccessMode::Read, at);
+  clang::QualType type = l.type.getCanonicalType();
+  if (type->isIntegralOrEnumerationType())
+    return Value::ofScalar(sym::load(containerSymbol(l.where.container), l.where.offset.expand()));
+  if (type->isPointerType()) {
+    std::string base = containerName(l.where.container);
+    auto key = std::make_pair(base, l.field);
+    auto it = pointees_.find(key);
+    std::size_t index;
+    if (it != pointees_.end()) {
+      index = it->second;
+    } else {
+      std::string name = base + (l.field.empty() ? "" : "_" + l.field) + "_pointee";
+      std::replace(name.begin(), name.end(), '.', '_');
+      auto noVla = [&](const clang::Expr*) -> sym::Expr { return freshUnknown("extent", "extent behind a loaded pointer"); };
+      ir::Container c = describeContainer(name, ir::ContainerKind::Pointee, type->getPointeeType(), ast_, noVla, state_.ctx);
+      c.sizeBytes = freshUnknown("size_" + name, "memory behind pointers loaded from " + base);
+      c.loc = loc(at->getBeginLoc());
+      index = addLocal(std::move(c));
+      pointees_[key] = index;
+    }
+    PointerValue p{ir::ContainerRef{ir::ContainerRef::Scope::Local, index},
+                   sym::load(containerSymbol(l.where.container), l.where.offset.expand()), l.where.name};
+    return Value::ofPointer(p);
+  }
+  return Value::unknown();
+}
+
+}  // namespace cats::frontend

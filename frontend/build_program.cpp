@@ -1,0 +1,151 @@
+// Runs Clang over every translation unit and lowers each function definition.
+#include "clang_compat.hpp"  // first: see the header
+#include "frontend/frontend.hpp"
+#include "function_builder.hpp"
+#include "program_state.hpp"
+
+
+#include <set>
+
+#ifndef CATS_CLANG_RESOURCE_DIR
+#error "CATS_CLANG_RESOURCE_DIR must be defined by the build"
+#endif
+
+namespace cats::frontend {
+
+namespace {
+
+/// Collects Clang's errors as our diagnostics (file:line:col: error: message).
+class CollectingDiagnostics : public clang::DiagnosticConsumer {
+ public:
+  explicit CollectingDiagnostics(ir::Program& program) : program_(program) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error) return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    ir::Diagnostic d{ir::Severity::Error, {}, message.str().str()};
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const auto& sm = info.getSourceManager();
+      clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      if (p.isValid()) d.loc = ir::SourceLoc{displayPath(p.getFilename()), p.getLine(), p.getColumn()};
+    }
+    program_.diagnostics.push_back(std::move(d));
+  }
+
+ private:
+  ir::Program& program_;
+};
+
+/// Lowers the function definitions of one translation unit, unless Clang reported errors.
+class LoweringConsumer : public clang::ASTConsumer {
+ public:
+  LoweringConsumer(ProgramState& state, std::set<std::string>& defined) : state_(state), defined_(defined) {}
+
+  void HandleTranslationUnit(clang::ASTContext& ast) override {
+    state_.beginUnit(ast);
+    const auto& sm = ast.getSourceManager();
+    std::string file = displayPath(sm.getFileEntryForID(sm.getMainFileID())->getName().str());
+    if (ast.getDiagnostics().hasErrorOccurred()) {
+      state_.program.diagnostics.push_back(
+          ir::Diagnostic{ir::Severity::Error, ir::SourceLoc{file, 0, 0}, "translation unit not analysed because of the errors above"});
+      return;
+    }
+    state_.program.files.push_back(file);
+    for (clang::Decl* decl : ast.getTranslationUnitDecl()->decls()) {
+      if (state_.isSystem(decl->getLocation())) continue;
+      if (auto* var = clang::dyn_cast<clang::VarDecl>(decl)) {
+        if (var->getType()->isArrayType() || var->getType()->isPointerType() || var->getType()->isRecordType() ||
+            (state_.options.traceScalars && !var->getType().isConstQualified()))
+          state_.global(var);
+        continue;
+      }
+      auto* function = clang::dyn_cast<clang::FunctionDecl>(decl);
+      if (!function || !function->doesThisDeclarationHaveABody()) continue;
+      if (!defined_.insert(function->getNameAsString()).second) continue;
+      FunctionBuilder builder(state_, ast, *function);
+      state_.program.functions.push_back(builder.build());
+    }
+  }
+
+ private:
+  ProgramState& state_;
+  std::set<std::string>& defined_;
+};
+
+class LoweringAction : public clang::ASTFrontendAction {
+ public:
+  LoweringAction(ProgramState& state, std::set<std::string>& defined) : state_(state), defined_(defined) {}
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<LoweringConsumer>(state_, defined_);
+  }
+
+ private:
+  ProgramState& state_;
+  std::set<std::string>& defined_;
+};
+
+class LoweringFactory : public clang::tooling::FrontendActionFactory {
+ public:
+  LoweringFactory(ProgramState& state, std::set<std::string>& defined) : state_(state), defined_(defined) {}
+  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<LoweringAction>(state_, defined_); }
+
+ private:
+  ProgramState& state_;
+  std::set<std::string>& defined_;
+};
+
+/* Flags for every translation unit: our -I/-D, OpenMP pragmas, Clang's resource dir. */
+std::vector<std::string> commonFlags(const Options& options) {
+  std::vector<std::string> flags = {"-fopenmp", "-resource-dir=" CATS_CLANG_RESOURCE_DIR, "-Wno-everything",
+                                    "-fno-color-diagnostics"};
+  for (const auto& dir : options.includeDirs) flags.push_back("-I" + dir);
+  for (const auto& d : options.defines) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
+  return flags;
+}
+
+std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const Options& options, std::vector<std::string>& files) {
+  if (options.compileCommandsDir) {
+    std::string error;
+    auto db = clang::tooling::CompilationDatabase::loadFromDirectory(*options.compileCommandsDir, error);
+    if (!db) throw InputError("cannot read compile_commands.json in '" + *options.compileCommandsDir + "': " + error);
+    std::vector<std::string> wanted = options.paths.empty() ? std::vector<std::string>{} : collectSources(options.paths);
+    for (const auto& f : db->getAllFiles()) {
+      if (f.size() < 2 || f.substr(f.size() - 2) != ".c") continue;
+      if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), displayPath(f)) == wanted.end()) continue;
+      files.push_back(f);
+    }
+    if (files.empty()) throw InputError("compile_commands.json in '" + *options.compileCommandsDir + "' lists no .c file to analyse");
+    std::sort(files.begin(), files.end());
+    return db;
+  }
+  files = collectSources(options.paths);
+  if (files.empty()) throw InputError("no .c file to analyse");
+  return std::make_unique<clang::tooling::FixedCompilationDatabase>(".", std::vector<std::string>{"-xc", "-std=gnu11"});
+}
+
+}  // namespace
+
+ir::Program buildProgram(const Options& options, sym::Context& ctx) {
+  std::vector<std::string> files;
+  auto database = loadDatabase(options, files);
+  ir::Program program;
+  ProgramState state(program, ctx, options);
+  std::set<std::string> defined;
+  clang::tooling::ClangTool tool(*database, files);
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(commonFlags(options), clang::tooling::ArgumentInsertPosition::END));
+  tool.appendArgumentsAdjuster([](const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
+    clang::tooling::CommandLineArguments adjusted = args;
+    if (!adjusted.empty()) adjusted[0] = CATS_CLANG_DRIVER;
+    return adjusted;
+  });
+  CollectingDiagnostics diagnostics(program);
+  tool.setDiagnosticConsumer(&diagnostics);
+  tool.setPrintErrorMessage(false);
+  LoweringFactory factory(state, defined);
+  tool.run(&factory);
+  return program;
+}
+
+}  // namespace cats::frontend

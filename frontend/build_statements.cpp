@@ -1,0 +1,304 @@
+// Statements: blocks, declarations, branches, OpenMP regions and unsupported constructs.
+#include "clang_compat.hpp"  // first: see the header
+#include "function_builder.hpp"
+
+
+namespace cats::frontend {
+
+using clang::dyn_cast;
+using clang::isa;
+
+FunctionBuilder::FunctionBuilder(ProgramState& state, clang::ASTContext& ast, const clang::FunctionDecl& decl)
+    : state_(state), ast_(ast), decl_(decl) {}
+
+ir::Function FunctionBuilder::build() {
+  function_.name = decl_.getNameAsString();
+  function_.loc = loc(decl_.getLocation());
+  current_ = &function_.body;
+  declareParameters();
+  statement(decl_.getBody());
+  return std::move(function_);
+}
+
+void FunctionBuilder::declareParameters() {
+  auto sizeOf = [&](const clang::Expr* e) { return scalarOrUnknown(eval(e), "extent"); };
+  for (const clang::ParmVarDecl* p : decl_.parameters()) {
+    ir::Parameter param;
+    param.name = p->getNameAsString();
+    clang::QualType type = p->getType();
+    if (type->isPointerType()) {
+      param.isPointer = true;
+      param.symbol = state_.ctx.symbol(param.name, sym::SymbolKind::Container);
+      clang::QualType original = p->getOriginalType();
+      ir::Block scratch;
+      ir::Block* saved = current_;
+      current_ = &scratch;
+      ir::Container pointee = original->isArrayType()
+                                  ? describeContainer(param.name, ir::ContainerKind::Parameter, original, ast_, sizeOf, state_.ctx)
+                                  : describeContainer(param.name, ir::ContainerKind::Parameter, type->getPointeeType(), ast_, sizeOf, state_.ctx);
+      current_ = saved;
+      if (!original->isArrayType() || original->isIncompleteArrayType()) {
+        pointee.dims.insert(pointee.dims.begin(), freshUnknown("extent_" + param.name, "extent behind pointer parameter " + param.name));
+        pointee.sizeBytes = freshUnknown("size_" + param.name, "size of the memory behind pointer parameter " + param.name);
+      }
+      pointee.isRestrict = type.isRestrictQualified();
+      pointee.symbol = param.symbol;
+      pointee.loc = loc(p->getLocation());
+      param.container = addLocal(std::move(pointee));
+      env_[p] = Value::ofPointer(PointerValue{ir::ContainerRef{ir::ContainerRef::Scope::Parameter, function_.params.size()}, 0, param.name});
+    } else {
+      param.symbol = state_.ctx.symbol(param.name, sym::SymbolKind::Parameter, "parameter of " + function_.name);
+      env_[p] = type->isIntegralOrEnumerationType() ? Value::ofScalar(param.symbol) : Value::unknown();
+    }
+    function_.params.push_back(std::move(param));
+  }
+}
+
+void FunctionBuilder::warn(clang::SourceLocation l, const std::string& message) {
+  state_.diagnose(ir::Severity::Warning, l, message);
+}
+
+void FunctionBuilder::unsupported(const clang::Stmt* s, const std::string& message) {
+  warn(s->getBeginLoc(), message + "; the result is approximate");
+}
+
+ir::Block FunctionBuilder::inBlock(const clang::Stmt* s) {
+  ir::Block block;
+  ir::Block* saved = current_;
+  current_ = &block;
+  statement(s);
+  current_ = saved;
+  return block;
+}
+
+void FunctionBuilder::statement(const clang::Stmt* s) {
+  if (!s) return;
+  if (const auto* c = dyn_cast<clang::CompoundStmt>(s)) return compound(c);
+  if (const auto* d = dyn_cast<clang::DeclStmt>(s)) {
+    for (const clang::Decl* decl : d->decls())
+      if (const auto* var = dyn_cast<clang::VarDecl>(decl)) declaration(var);
+    return;
+  }
+  if (const auto* f = dyn_cast<clang::ForStmt>(s)) return forLoop(f, false);
+  if (const auto* w = dyn_cast<clang::WhileStmt>(s))
+    return opaqueLoop(w, w->getCond(), w->getBody(), "while loop");
+  if (const auto* d = dyn_cast<clang::DoStmt>(s)) return opaqueLoop(d, d->getCond(), d->getBody(), "do-while loop");
+  if (const auto* i = dyn_cast<clang::IfStmt>(s)) return ifStatement(i);
+  if (const auto* sw = dyn_cast<clang::SwitchStmt>(s)) return switchStatement(sw);
+  if (const auto* r = dyn_cast<clang::ReturnStmt>(s)) {
+    if (r->getRetValue()) eval(r->getRetValue());
+    if (loopDepth_ > 0) sawEarlyExit_ = true;
+    return;
+  }
+  if (isa<clang::BreakStmt>(s)) {
+    if (loopDepth_ > 0 && switchDepth_ == 0) sawEarlyExit_ = true;
+    return;
+  }
+  if (isa<clang::ContinueStmt>(s) || isa<clang::NullStmt>(s)) return;
+  if (isa<clang::GotoStmt>(s) || isa<clang::IndirectGotoStmt>(s)) {
+    unsupported(s, "goto is not supported: control flow is traced as if the jump were not taken");
+    if (loopDepth_ > 0) sawEarlyExit_ = true;
+    return;
+  }
+  if (const auto* label = dyn_cast<clang::LabelStmt>(s)) return statement(label->getSubStmt());
+  if (const auto* attributed = dyn_cast<clang::AttributedStmt>(s)) return statement(attributed->getSubStmt());
+  if (const auto* caseStmt = dyn_cast<clang::SwitchCase>(s)) return statement(caseStmt->getSubStmt());
+  if (isa<clang::OMPExecutableDirective>(s)) return openmp(s);
+  if (const auto* e = dyn_cast<clang::Expr>(s)) {
+    eval(e);
+    return;
+  }
+  if (isa<clang::AsmStmt>(s)) return unsupported(s, "inline assembly is not analysed");
+  for (const clang::Stmt* child : s->children()) statement(child);
+}
+
+void FunctionBuilder::compound(const clang::CompoundStmt* s) {
+  std::vector<ir::ContainerRef> scoped;
+  auto arraysBefore = arrays_;
+  for (const clang::Stmt* child : s->body()) {
+    statement(child);
+    for (const auto& [var, ref] : arrays_)
+      if (!arraysBefore.count(var) && std::find(scoped.begin(), scoped.end(), ref) == scoped.end() &&
+          ref.scope == ir::ContainerRef::Scope::Local)
+        scoped.push_back(ref);
+  }
+  for (auto it = scoped.rbegin(); it != scoped.rend(); ++it) append(ir::Node{ir::Free{*it, loc(s->getRBracLoc())}});
+  arrays_ = arraysBefore;
+}
+
+void FunctionBuilder::declaration(const clang::VarDecl* var) {
+  std::string name = var->getNameAsString();
+  clang::QualType type = var->getType();
+  if (var->hasGlobalStorage()) {
+    if (type->isArrayType() || type->isRecordType()) {
+      if (auto ref = state_.global(var)) arrays_[var] = *ref;
+    }
+    return;
+  }
+  if (type->isArrayType() || type->isRecordType()) {
+    auto sizeOf = [&](const clang::Expr* e) { return scalarOrUnknown(eval(e), "extent"); };
+    ir::Container c = describeContainer(name, ir::ContainerKind::Stack, type, ast_, sizeOf, state_.ctx);
+    c.symbol = state_.ctx.symbol(name, sym::SymbolKind::Container);
+    c.name = c.symbol.get_name();
+    c.alignment = std::max<std::int64_t>(c.alignment, ast_.getDeclAlign(var).getQuantity());
+    c.loc = loc(var->getLocation());
+    ir::Alloc alloc;
+    alloc.function = ir::AllocFunction::StackArray;
+    alloc.sizeBytes = c.sizeBytes;
+    alloc.alignment = c.alignment;
+    alloc.loc = c.loc;
+    alloc.container = ir::ContainerRef{ir::ContainerRef::Scope::Local, addLocal(std::move(c))};
+    arrays_[var] = alloc.container;
+    append(ir::Node{std::move(alloc)});
+    if (var->getInit()) eval(var->getInit());
+    return;
+  }
+  Value value = var->getInit() ? eval(var->getInit(), name) : Value::unknown();
+  if (value.kind == Value::Kind::Unknown && type->isIntegralOrEnumerationType())
+    value = Value::ofScalar(freshUnknown(name, var->getInit() ? "value of " + name + " is not followed" : "uninitialised " + name));
+  env_[var] = value;
+}
+
+void FunctionBuilder::mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,
+                                        const std::vector<std::map<const clang::VarDecl*, Value>>& arms,
+                                        const ir::SourceLoc& where) {
+  std::map<const clang::VarDecl*, Value> merged = before;
+  std::set<const clang::VarDecl*> touched;
+  for (const auto& arm : arms)
+    for (const auto& [var, value] : arm)
+      if (!before.count(var) || !before.at(var).sameAs(value)) touched.insert(var);
+  for (const clang::VarDecl* var : touched) {
+    bool agree = true;
+    const Value* first = nullptr;
+    for (const auto& arm : arms) {
+      auto it = arm.find(var);
+      if (it == arm.end()) { agree = false; break; }
+      if (!first) first = &it->second;
+      else if (!first->sameAs(it->second)) agree = false;
+    }
+    if (agree && first) merged[var] = *first;
+    else if (var->getType()->isIntegralOrEnumerationType())
+      merged[var] = Value::ofScalar(freshUnknown(var->getNameAsString(), "value of " + var->getNameAsString() + " after the branch at " + where.str()));
+    else if (first && first->kind == Value::Kind::Pointer)
+      merged[var] = Value::ofPointer(PointerValue{first->pointer.container, freshUnknown("offset_" + var->getNameAsString(), "pointer differs between branch arms"), var->getNameAsString()});
+    else merged[var] = Value::unknown();
+  }
+  env_ = std::move(merged);
+}
+
+void FunctionBuilder::ifStatement(const clang::IfStmt* s) {
+  if (s->getInit()) statement(s->getInit());
+  if (s->getConditionVariableDeclStmt()) statement(s->getConditionVariableDeclStmt());
+  ir::Branch branch;
+  branch.loc = loc(s->getBeginLoc());
+  sym::Condition cond = condition(s->getCond());
+  auto before = env_;
+  std::vector<std::map<const clang::VarDecl*, Value>> after;
+  branch.arms.push_back(ir::Arm{"then", cond, inBlock(s->getThen())});
+  after.push_back(env_);
+  env_ = before;
+  if (s->getElse()) {
+    branch.arms.push_back(ir::Arm{"else", sym::Condition::negation(cond), inBlock(s->getElse())});
+  }
+  after.push_back(env_);
+  mergeEnvironments(before, after, branch.loc);
+  append(ir::Node{std::move(branch)});
+}
+
+void FunctionBuilder::switchStatement(const clang::SwitchStmt* s) {
+  if (s->getInit()) statement(s->getInit());
+  Value selector = eval(s->getCond());
+  ir::Branch branch;
+  branch.loc = loc(s->getBeginLoc());
+  auto before = env_;
+  ++switchDepth_;
+  std::vector<const clang::SwitchCase*> cases;
+  for (const clang::SwitchCase* c = s->getSwitchCaseList(); c; c = c->getNextSwitchCase()) cases.push_back(c);
+  std::reverse(cases.begin(), cases.end());
+  std::vector<std::map<const clang::VarDecl*, Value>> after;
+  for (const clang::SwitchCase* c : cases) {
+    env_ = before;
+    ir::Arm arm;
+    if (const auto* cs = dyn_cast<clang::CaseStmt>(c)) {
+      Value label = eval(cs->getLHS());
+      arm.label = "case " + sourceText(cs->getLHS());
+      arm.condition = selector.kind == Value::Kind::Scalar && label.kind == Value::Kind::Scalar
+                          ? sym::Condition::relation(sym::ConditionOp::Equal, selector.scalar, label.scalar)
+                          : sym::Condition::opaque(sourceText(s->getCond()) + " == " + sourceText(cs->getLHS()));
+    } else {
+      arm.label = "default";
+      arm.condition = sym::Condition::opaque("default of switch (" + sourceText(s->getCond()) + ")");
+    }
+    arm.body = inBlock(c->getSubStmt());
+    after.push_back(env_);
+    branch.arms.push_back(std::move(arm));
+  }
+  --switchDepth_;
+  warn(s->getBeginLoc(), "switch is traced as one arm per case label without fall-through");
+  mergeEnvironments(before, after, branch.loc);
+  append(ir::Node{std::move(branch)});
+}
+
+void FunctionBuilder::openmp(const clang::Stmt* s) {
+  const auto* directive = dyn_cast<clang::OMPExecutableDirective>(s);
+  if (!directive->hasAssociatedStmt()) return;
+  const clang::Stmt* inner = directive->getInnermostCapturedStmt() ? directive->getInnermostCapturedStmt()->getCapturedStmt()
+                                                                    : directive->getAssociatedStmt();
+  bool isLoop = isa<clang::OMPLoopDirective>(directive);
+  bool isParallel = clang::isOpenMPParallelDirective(directive->getDirectiveKind());
+  if (isLoop) {
+    while (const auto* captured = dyn_cast<clang::CapturedStmt>(inner)) inner = captured->getCapturedStmt();
+    if (const auto* loop = dyn_cast<clang::ForStmt>(inner)) return forLoop(loop, isParallel || clang::isOpenMPWorksharingDirective(directive->getDirectiveKind()));
+    return statement(inner);
+  }
+  if (isParallel) {
+    ir::ParallelRegion region;
+    region.loc = loc(s->getBeginLoc());
+    region.body = inBlock(inner);
+    append(ir::Node{std::move(region)});
+    return;
+  }
+  statement(inner);
+}
+
+sym::Expr FunctionBuilder::typeBytes(clang::QualType t) {
+  auto sizeOf = [&](const clang::Expr* e) { return scalarOrUnknown(eval(e), "extent"); };
+  ir::Block scratch;
+  ir::Block* saved = current_;
+  current_ = &scratch;
+  sym::Expr bytes = frontend::typeBytes(t, ast_, sizeOf, state_.ctx);
+  current_ = saved;
+  return bytes;
+}
+
+sym::Expr FunctionBuilder::pointeeBytes(clang::QualType pointerType) {
+  if (const auto* pointer = pointerType->getAs<clang::PointerType>()) return typeBytes(pointer->getPointeeType());
+  if (pointerType->isArrayType()) return typeBytes(ast_.getAsArrayType(pointerType)->getElementType());
+  return 1;
+}
+
+std::size_t FunctionBuilder::addLocal(ir::Container c) {
+  if (!state_.ctx.kindOf(c.symbol)) c.symbol = state_.ctx.symbol(c.name, sym::SymbolKind::Container);
+  function_.locals.push_back(std::move(c));
+  return function_.locals.size() - 1;
+}
+
+sym::Symbol FunctionBuilder::containerSymbol(const ir::ContainerRef& ref) const {
+  switch (ref.scope) {
+    case ir::ContainerRef::Scope::Global: return state_.program.globals.at(ref.index).symbol;
+    case ir::ContainerRef::Scope::Local: return function_.locals.at(ref.index).symbol;
+    case ir::ContainerRef::Scope::Parameter: return function_.params.at(ref.index).symbol;
+  }
+  return {};
+}
+
+std::string FunctionBuilder::containerName(const ir::ContainerRef& ref) const {
+  switch (ref.scope) {
+    case ir::ContainerRef::Scope::Global: return state_.program.globals.at(ref.index).name;
+    case ir::ContainerRef::Scope::Local: return function_.locals.at(ref.index).name;
+    case ir::ContainerRef::Scope::Parameter: return function_.params.at(ref.index).name;
+  }
+  return {};
+}
+
+}  // namespace cats::frontend

@@ -1,0 +1,117 @@
+// Lowers one C function body to the IR. Private to frontend/: the only place that sees both
+// Clang's AST and the IR. Statements live in build_statements.cpp, loops in build_loops.cpp,
+// expressions in build_expressions.cpp, calls and allocations in build_calls.cpp.
+#pragma once
+
+#include "clang_compat.hpp"  // first: see the header
+#include "ir/ir.hpp"
+#include "program_state.hpp"
+
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace cats::frontend {
+
+/// Where a pointer points: a container and a byte offset into it.
+struct PointerValue {
+  ir::ContainerRef container;
+  sym::Expr offset = 0;
+  std::string name;  // variable the pointer came from, as written at the access
+};
+
+/// What an rvalue evaluates to.
+struct Value {
+  enum class Kind { Scalar, Pointer, Unknown };
+  Kind kind = Kind::Unknown;
+  sym::Expr scalar = 0;
+  PointerValue pointer;
+
+  static Value ofScalar(sym::Expr e) { return {Kind::Scalar, std::move(e), {}}; }
+  static Value ofPointer(PointerValue p) { return {Kind::Pointer, 0, std::move(p)}; }
+  static Value unknown() { return {}; }
+  bool sameAs(const Value& o) const;
+};
+
+/// A memory location named by an lvalue.
+struct Location {
+  PointerValue where;
+  clang::QualType type;
+  std::string field;
+};
+
+class FunctionBuilder {
+ public:
+  FunctionBuilder(ProgramState& state, clang::ASTContext& ast, const clang::FunctionDecl& decl);
+  ir::Function build();
+
+ private:
+  ProgramState& state_;
+  clang::ASTContext& ast_;
+  const clang::FunctionDecl& decl_;
+  ir::Function function_;
+  ir::Block* current_ = nullptr;
+  std::map<const clang::VarDecl*, Value> env_;                 // register locals and params
+  std::map<const clang::VarDecl*, ir::ContainerRef> arrays_;   // local arrays
+  std::map<std::pair<std::string, std::string>, std::size_t> pointees_;  // (container, field) -> local
+  int loopDepth_ = 0;
+  int switchDepth_ = 0;
+  bool sawEarlyExit_ = false;
+
+  // build_statements.cpp
+  void declareParameters();
+  void statement(const clang::Stmt* s);
+  void compound(const clang::CompoundStmt* s);
+  void declaration(const clang::VarDecl* var);
+  void ifStatement(const clang::IfStmt* s);
+  void switchStatement(const clang::SwitchStmt* s);
+  void openmp(const clang::Stmt* s);
+  ir::Block inBlock(const clang::Stmt* s);
+  void unsupported(const clang::Stmt* s, const std::string& message);
+  void mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,
+                         const std::vector<std::map<const clang::VarDecl*, Value>>& arms, const ir::SourceLoc& loc);
+
+  // build_loops.cpp
+  void forLoop(const clang::ForStmt* s, bool parallel);
+  void opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const std::string& reason);
+  std::vector<sym::Symbol> forgetAssignedIn(const clang::Stmt* body, const clang::VarDecl* except, const ir::SourceLoc& loc);
+
+  // build_expressions.cpp
+  Value eval(const clang::Expr* e, const std::string& nameHint = {});
+  Value evalDeclRef(const clang::DeclRefExpr* ref);
+  Value evalBinary(const clang::BinaryOperator* op);
+  Value evalUnary(const clang::UnaryOperator* op);
+  Value evalCast(const clang::CastExpr* cast, const std::string& nameHint);
+  Value evalAssignment(const clang::BinaryOperator* op);
+  Value evalConditional(const clang::AbstractConditionalOperator* op);
+  Value arithmetic(clang::BinaryOperatorKind kind, const Value& lhs, const Value& rhs, clang::QualType lhsType, clang::QualType rhsType);
+  Value read(const Location& loc, const clang::Expr* at);
+  std::optional<Location> lvalue(const clang::Expr* e);
+  const clang::VarDecl* registerVariable(const clang::Expr* e) const;
+  void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at);
+  sym::Condition condition(const clang::Expr* e);
+  sym::Expr scalarOrUnknown(const Value& v, const std::string& what);
+  sym::Expr freshUnknown(const std::string& base, const std::string& why);
+
+  // build_calls.cpp
+  Value call(const clang::CallExpr* c, const std::string& nameHint);
+  Value allocation(const clang::CallExpr* c, const std::string& callee, const std::string& nameHint);
+  void deallocation(const clang::CallExpr* c);
+  clang::QualType allocatedElementType(const clang::CallExpr* c);
+  void memoryRoutine(const clang::CallExpr* c, const std::string& callee);
+  std::size_t addLocal(ir::Container c);
+
+  // helpers shared by the parts
+  sym::Expr typeBytes(clang::QualType t);
+  sym::Expr pointeeBytes(clang::QualType pointerType);
+  sym::Symbol containerSymbol(const ir::ContainerRef& ref) const;
+  std::string containerName(const ir::ContainerRef& ref) const;
+  ir::SourceLoc loc(clang::SourceLocation l) const { return state_.location(l); }
+  std::string sourceText(const clang::Stmt* s) const { return state_.sourceText(s); }
+  void warn(clang::SourceLocation l, const std::string& message);
+  void append(ir::Node n) { current_->push_back(std::move(n)); }
+};
+
+}  // namespace cats::frontend

@@ -1,0 +1,50 @@
+// The frontend: C sources (files, directories or a compile_commands.json) to the IR.
+#pragma once
+
+#include "ir/ir.hpp"
+#include "symbolic/expr.hpp"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cats::frontend {
+
+struct Define {
+  std::string name;
+  std::optional<std::string> value;
+};
+
+struct Options {
+  std::vector<std::string> paths;                 // .c files and directories (every .c below)
+  std::optional<std::string> compileCommandsDir;  // -p: directory holding compile_commands.json
+  std::vector<std::string> includeDirs;           // -I
+  std::vector<Define> defines;                    // -D
+  bool traceScalars = false;                      // also global scalars as containers
+};
+
+/// Bad command-line input (a path that does not exist): a usage error.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Input that cannot be analysed at all (no C file found, unreadable database).
+class InputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses and lowers every translation unit. Problems in the code become diagnostics in the
+/// program (errors for files Clang could not parse, warnings for unsupported constructs).
+ir::Program buildProgram(const Options& options, sym::Context& ctx);
+
+/// The .c files named by "paths", directories expanded recursively, sorted.
+std::vector<std::string> collectSources(const std::vector<std::string>& paths);
+
+/// A path as shown to users: relative to the working directory when below it.
+std::string displayPath(const std::string& path);
+
+}  // namespace cats::frontend

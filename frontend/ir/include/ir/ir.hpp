@@ -1,0 +1,192 @@
+// The structured control-flow IR: plain value types, no Clang. Expressions are in the
+// function's own symbols (parameters, iterators, unknowns, container identities).
+#pragma once
+
+#include "symbolic/condition.hpp"
+#include "symbolic/expr.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace cats::ir {
+
+struct SourceLoc {
+  std::string file;
+  unsigned line = 0;
+  unsigned column = 0;
+  std::string str() const;
+  bool operator<(const SourceLoc& o) const;
+  bool operator==(const SourceLoc& o) const = default;
+};
+
+enum class ContainerKind {
+  Global,     // file-scope array or scalar
+  Static,     // function-scope static
+  Stack,      // local array (VLA included)
+  Heap,       // malloc-family allocation site
+  Parameter,  // memory behind a pointer parameter of an entry function
+  Pointee,    // memory behind a pointer loaded from another container
+};
+std::string_view toString(ContainerKind kind);
+
+struct Field {
+  std::string name;  // dotted path for nested structs: "pos.x"
+  std::int64_t offset = 0;
+  std::int64_t bytes = 0;
+  std::string type;
+};
+
+struct Container {
+  std::string name;
+  ContainerKind kind = ContainerKind::Global;
+  sym::Symbol symbol;           // identity used inside load(...)
+  std::string elementType;      // innermost non-array type: "double", "struct particle"
+  std::int64_t elementBytes = 0;
+  sym::Expr sizeBytes = 0;      // whole container; Unknown symbol when unknown
+  std::vector<sym::Expr> dims;  // array extents, outermost first (empty for pointers/scalars)
+  std::vector<Field> fields;    // flattened fields when the element is a struct
+  std::int64_t alignment = 0;
+  bool isScalar = false;
+  bool isRestrict = false;
+  SourceLoc loc;
+};
+
+/// Which container an access or pointer refers to, relative to a function.
+struct ContainerRef {
+  enum class Scope { Global, Local, Parameter };
+  Scope scope = Scope::Global;
+  std::size_t index = 0;  // into Program::globals, Function::locals or Function::params
+  bool operator==(const ContainerRef&) const = default;
+};
+
+enum class AccessMode { Read, Write };
+std::string_view toString(AccessMode mode);
+
+struct Access {
+  ContainerRef container;
+  AccessMode mode = AccessMode::Read;
+  sym::Expr offset = 0;  // bytes from the container's base
+  std::int64_t bytes = 0;
+  std::string name;      // name used at the access: "p" in p[i] even if p is bound to A
+  std::string field;     // struct field path, empty for whole elements
+  std::string text;      // source text of the access, e.g. "B[k][j]"
+  SourceLoc loc;
+};
+
+enum class AllocFunction { Malloc, Calloc, Realloc, AlignedAlloc, PosixMemalign, StackArray, StaticArray };
+std::string_view toString(AllocFunction f);
+
+struct Alloc {
+  ContainerRef container;  // always Local: the allocation site
+  AllocFunction function = AllocFunction::Malloc;
+  sym::Expr sizeBytes = 0;
+  std::int64_t alignment = 16;
+  std::optional<ContainerRef> reallocFrom;
+  SourceLoc loc;
+};
+
+struct Free {
+  ContainerRef container;
+  SourceLoc loc;
+};
+
+struct Node;
+using Block = std::vector<Node>;
+
+enum class Comparison { Less, LessEqual, Greater, GreaterEqual, NotEqual };
+
+/// for (iterator = start; iterator <cmp> bound; iterator += step). Opaque loops have no iterator.
+struct Loop {
+  std::optional<sym::Symbol> iterator;
+  std::string iteratorName;
+  sym::Expr start = 0;
+  sym::Expr bound = 0;
+  Comparison comparison = Comparison::Less;
+  sym::Expr step = 1;
+  bool parallel = false;
+  std::string opaqueReason;           // non-empty for loops that fit no pattern
+  std::vector<sym::Symbol> varying;   // unknowns standing for variables the body changes
+  bool hasEarlyExit = false;          // break/return/goto inside: trip count is an upper bound
+  Block header;                       // accesses of the condition, evaluated every iteration
+  Block body;
+  SourceLoc loc;
+
+  bool isOpaque() const { return !opaqueReason.empty(); }
+  /// Exclusive end in the direction of the step (bound+1 for <=, bound-1 for >=).
+  sym::Expr end() const;
+  /// Iterations as a formula, max(0, ...) implied; Unknown-free only for fitting loops.
+  sym::Expr tripCount() const;
+};
+
+struct Arm {
+  std::string label;        // "then", "else", "case 3", ...
+  sym::Condition condition;
+  Block body;
+};
+
+struct Branch {
+  std::vector<Arm> arms;
+  bool isConditionalExpression = false;  // from ?: rather than if/else
+  SourceLoc loc;
+};
+
+struct Argument {
+  enum class Kind { Scalar, Pointer, Unknown };
+  Kind kind = Kind::Unknown;
+  sym::Expr value = 0;         // Scalar: the value; Pointer: byte offset from the container base
+  ContainerRef container;      // Pointer only
+};
+
+struct Call {
+  std::string callee;
+  std::vector<Argument> arguments;
+  SourceLoc loc;
+};
+
+struct ParallelRegion {
+  Block body;
+  SourceLoc loc;
+};
+
+struct Node {
+  std::variant<Access, Alloc, Free, Loop, Branch, Call, ParallelRegion> value;
+};
+
+struct Parameter {
+  std::string name;
+  bool isPointer = false;
+  sym::Symbol symbol;                     // scalar value, or the container identity for pointers
+  std::optional<std::size_t> container;   // index into Function::locals describing the pointee
+};
+
+struct Function {
+  std::string name;
+  std::vector<Parameter> params;
+  std::vector<Container> locals;  // stack arrays, heap sites, pointee descriptions of params
+  Block body;
+  SourceLoc loc;
+};
+
+enum class Severity { Note, Warning, Error };
+std::string_view toString(Severity s);
+
+struct Diagnostic {
+  Severity severity = Severity::Warning;
+  SourceLoc loc;
+  std::string message;
+  std::string str() const;  // file:line:col: warning: message
+};
+
+struct Program {
+  std::vector<Container> globals;
+  std::vector<Function> functions;
+  std::vector<Diagnostic> diagnostics;
+  std::vector<std::string> files;  // translation units analysed
+
+  const Function* findFunction(const std::string& name) const;
+};
+
+}  // namespace cats::ir

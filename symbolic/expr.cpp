@@ -1,0 +1,157 @@
+// Symbol ownership, queries over expressions, deterministic printing and parsing.
+#include "symbolic/expr.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace cats::sym {
+
+std::string_view toString(SymbolKind kind) {
+  switch (kind) {
+    case SymbolKind::Parameter: return "parameter";
+    case SymbolKind::Iterator: return "iterator";
+    case SymbolKind::Container: return "container";
+    case SymbolKind::Unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+std::optional<SymbolKind> parseSymbolKind(std::string_view text) {
+  for (SymbolKind k : {SymbolKind::Parameter, SymbolKind::Iterator, SymbolKind::Container, SymbolKind::Unknown})
+    if (toString(k) == text) return k;
+  return std::nullopt;
+}
+
+/* Names GiNaC's parser reads as constants, so they cannot name our symbols. */
+static bool isReservedName(const std::string& name) {
+  return name == "I" || name == "Pi" || name == "Euler" || name == "Catalan";
+}
+
+Symbol Context::symbol(const std::string& name, SymbolKind kind, const std::string& note) {
+  auto it = byName_.find(name);
+  if (it != byName_.end() && it->second.info.kind == kind) return it->second.symbol;
+  if (it != byName_.end() || isReservedName(name)) return freshSymbol(name, kind, note);
+  Symbol s(name);
+  byName_.emplace(name, Entry{s, SymbolInfo{name, kind, note}});
+  order_.push_back(name);
+  return s;
+}
+
+Symbol Context::freshSymbol(const std::string& base, SymbolKind kind, const std::string& note) {
+  std::string name = base;
+  for (int suffix = 2; byName_.count(name) != 0 || isReservedName(name); ++suffix)
+    name = base + "_" + std::to_string(suffix);
+  Symbol s(name);
+  byName_.emplace(name, Entry{s, SymbolInfo{name, kind, note}});
+  order_.push_back(name);
+  return s;
+}
+
+std::optional<SymbolKind> Context::kindOf(const Symbol& symbol) const {
+  auto it = byName_.find(symbol.get_name());
+  if (it == byName_.end() || !it->second.symbol.is_equal(symbol)) return std::nullopt;
+  return it->second.info.kind;
+}
+
+const SymbolInfo* Context::info(const std::string& name) const {
+  auto it = byName_.find(name);
+  return it == byName_.end() ? nullptr : &it->second.info;
+}
+
+std::vector<SymbolInfo> Context::symbols() const {
+  std::vector<SymbolInfo> out;
+  out.reserve(order_.size());
+  for (const auto& name : order_) out.push_back(byName_.at(name).info);
+  return out;
+}
+
+Expr Context::parse(const std::string& text) const {
+  GiNaC::symtab table;
+  for (const auto& [name, entry] : byName_) table[name] = entry.symbol;
+  try {
+    GiNaC::parser reader(table, /*strict=*/true);
+    return reader(text);
+  } catch (const std::exception& e) {
+    throw ParseError("cannot parse expression '" + text + "': " + e.what());
+  }
+}
+
+/* Calls "visit" on every sub-expression of "e", "e" included. */
+template <typename Visit>
+static void forEachNode(const Expr& e, Visit&& visit) {
+  visit(e);
+  for (std::size_t i = 0; i < e.nops(); ++i) forEachNode(e.op(i), visit);
+}
+
+std::vector<std::string> containersIn(const Expr& e) {
+  std::set<std::string> names;
+  forEachNode(e, [&](const Expr& node) {
+    if (isLoad(node)) names.insert(loadParts(node).first.get_name());
+  });
+  return {names.begin(), names.end()};
+}
+
+std::vector<Symbol> symbolsOfKind(const Expr& e, const Context& ctx, SymbolKind kind) {
+  std::map<std::string, Symbol> found;
+  forEachNode(e, [&](const Expr& node) {
+    if (!GiNaC::is_a<GiNaC::symbol>(node)) return;
+    const auto& s = GiNaC::ex_to<GiNaC::symbol>(node);
+    if (ctx.kindOf(s) == kind) found.emplace(s.get_name(), s);
+  });
+  std::vector<Symbol> out;
+  for (auto& [name, s] : found) out.push_back(s);
+  return out;
+}
+
+bool contains(const Expr& e, const Symbol& s) { return e.has(s); }
+
+bool containsUnknown(const Expr& e, const Context& ctx) {
+  return !symbolsOfKind(e, ctx, SymbolKind::Unknown).empty();
+}
+
+std::optional<std::int64_t> toInteger(const Expr& e) {
+  if (!GiNaC::is_a<GiNaC::numeric>(e)) return std::nullopt;
+  const auto& n = GiNaC::ex_to<GiNaC::numeric>(e);
+  if (!n.is_integer() || GiNaC::abs(n) > GiNaC::numeric(INT64_MAX)) return std::nullopt;
+  return n.to_long();
+}
+
+/* GiNaC's own text for "e", using its default printer. */
+static std::string ginacText(const Expr& e) {
+  std::ostringstream out;
+  out << e;
+  return out.str();
+}
+
+/* A sum's terms sorted by text so the output does not depend on symbol creation order. */
+static std::string printSum(const Expr& sum) {
+  std::vector<std::string> terms;
+  for (std::size_t i = 0; i < sum.nops(); ++i) terms.push_back(print(sum.op(i)));
+  auto isNumber = [](const std::string& t) { return !t.empty() && (std::isdigit(t[0]) || t[0] == '-') &&
+                                                    t.find_first_not_of("-0123456789/") == std::string::npos; };
+  std::stable_sort(terms.begin(), terms.end(), [&](const std::string& a, const std::string& b) {
+    if (isNumber(a) != isNumber(b)) return !isNumber(a);
+    std::string_view ka = a[0] == '-' ? std::string_view(a).substr(1) : std::string_view(a);
+    std::string_view kb = b[0] == '-' ? std::string_view(b).substr(1) : std::string_view(b);
+    return ka < kb;
+  });
+  std::string out;
+  for (const auto& t : terms) {
+    if (out.empty()) out = t;
+    else if (t[0] == '-') out += " - " + t.substr(1);
+    else out += " + " + t;
+  }
+  return out;
+}
+
+std::string print(const Expr& e) {
+  if (GiNaC::is_a<GiNaC::add>(e)) return printSum(e);
+  if (GiNaC::is_a<GiNaC::function>(e)) {
+    std::string out = GiNaC::ex_to<GiNaC::function>(e).get_name() + "(";
+    for (std::size_t i = 0; i < e.nops(); ++i) out += (i ? ", " : "") + print(e.op(i));
+    return out + ")";
+  }
+  return ginacText(e);
+}
+
+}  // namespace cats::sym

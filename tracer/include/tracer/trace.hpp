@@ -1,0 +1,116 @@
+// The C.A.T.S. symbolic trace: containers, a tree of control-flow scopes (every event's
+// stack is the path from the root to its scope), and allocation/free/access events in
+// program order. Expressions are in the symbols of "context".
+#pragma once
+
+#include "ir/ir.hpp"
+#include "symbolic/condition.hpp"
+#include "symbolic/expr.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cats::trace {
+
+enum class ScopeKind { Program, Function, Call, Loop, Branch, Parallel };
+std::string_view toString(ScopeKind kind);
+std::optional<ScopeKind> parseScopeKind(std::string_view text);
+
+struct Scope {
+  std::size_t id = 0;
+  std::optional<std::size_t> parent;
+  ScopeKind kind = ScopeKind::Program;
+  std::string function;  // Function and Call: the function entered
+  ir::SourceLoc loc;     // call site, loop or branch statement
+  // Loop
+  std::string iterator;  // empty for opaque loops
+  sym::Expr start = 0, bound = 0, step = 1;
+  ir::Comparison comparison = ir::Comparison::Less;
+  bool parallel = false;
+  std::string opaqueReason;
+  bool earlyExit = false;
+  std::vector<std::string> varying;  // symbols that change from one iteration to the next
+  // Branch
+  std::string arm;
+  sym::Condition condition;
+  std::optional<bool> decided;  // the condition's value when the parameters decide it
+
+  std::string label() const;  // "loop i", "call kernel@a.c:12", "then (i < n)", ...
+};
+
+enum class AccessClass { Constant, Stride1, StrideK, Indirect };
+std::string_view toString(AccessClass c);
+std::optional<AccessClass> parseAccessClass(std::string_view text);
+
+struct Classification {
+  AccessClass kind = AccessClass::Constant;
+  std::optional<sym::Expr> strideBytes;  // per iteration of strideLoop; none for constant/indirect
+  std::string strideIterator;            // iterator of the innermost loop the offset depends on
+  std::vector<std::string> indirectVia;  // containers whose values appear in the offset
+  bool invariantInInnermostLoop = false;
+  bool approximate = false;              // an unknown value went into the offset
+};
+
+struct Container {
+  std::size_t id = 0;
+  std::string name;  // unique in the trace; the symbol inside load(...)
+  ir::ContainerKind kind = ir::ContainerKind::Global;
+  std::string elementType;
+  std::int64_t elementBytes = 0;
+  sym::Expr sizeBytes = 0;
+  std::vector<sym::Expr> dims;
+  std::vector<ir::Field> fields;
+  std::int64_t alignment = 0;
+  bool isScalar = false;
+  bool isRestrict = false;
+  ir::SourceLoc loc;
+};
+
+enum class EventKind { Alloc, Free, Access };
+std::string_view toString(EventKind kind);
+
+struct Event {
+  EventKind kind = EventKind::Access;
+  std::size_t scope = 0;
+  std::size_t container = 0;
+  ir::SourceLoc loc;
+  // Access
+  ir::AccessMode mode = ir::AccessMode::Read;
+  sym::Expr offset = 0;
+  std::int64_t bytes = 0;
+  std::string name;   // as written at the access
+  std::string field;
+  std::string text;
+  bool loopHeader = false;   // evaluated by the loop's condition, once per iteration
+  std::size_t multiplicity = 1;  // identical events of one iteration folded into this one
+  Classification classification;
+  // Alloc
+  ir::AllocFunction function = ir::AllocFunction::Malloc;
+  sym::Expr sizeBytes = 0;
+  std::int64_t alignment = 0;
+};
+
+struct Trace {
+  sym::Context context;
+  std::vector<std::string> files;
+  std::vector<std::string> entries;
+  std::map<std::string, std::string> bindings;  // -D NAME=VALUE applied to free symbols
+  std::vector<Container> containers;
+  std::vector<Scope> scopes;
+  std::vector<Event> events;
+  std::vector<ir::Diagnostic> diagnostics;
+  bool approximate = false;
+
+  /// Scope ids from the root to "scope", root excluded.
+  std::vector<std::size_t> stack(std::size_t scope) const;
+  /// Labels of stack(scope).
+  std::vector<std::string> stackLabels(std::size_t scope) const;
+  /// The function (entry or callee) that "scope" lies in.
+  std::string functionOf(std::size_t scope) const;
+  /// Innermost enclosing loop scope, if any.
+  std::optional<std::size_t> innermostLoop(std::size_t scope) const;
+};
+
+}  // namespace cats::trace

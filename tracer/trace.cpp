@@ -1,0 +1,90 @@
+// Stack queries and names of the trace's enums.
+#include "tracer/trace.hpp"
+
+#include <algorithm>
+
+namespace cats::trace {
+
+std::string_view toString(ScopeKind kind) {
+  switch (kind) {
+    case ScopeKind::Program: return "program";
+    case ScopeKind::Function: return "function";
+    case ScopeKind::Call: return "call";
+    case ScopeKind::Loop: return "loop";
+    case ScopeKind::Branch: return "branch";
+    case ScopeKind::Parallel: return "parallel";
+  }
+  return "program";
+}
+
+std::optional<ScopeKind> parseScopeKind(std::string_view text) {
+  for (ScopeKind k : {ScopeKind::Program, ScopeKind::Function, ScopeKind::Call, ScopeKind::Loop, ScopeKind::Branch, ScopeKind::Parallel})
+    if (toString(k) == text) return k;
+  return std::nullopt;
+}
+
+std::string_view toString(AccessClass c) {
+  switch (c) {
+    case AccessClass::Constant: return "constant";
+    case AccessClass::Stride1: return "stride-1";
+    case AccessClass::StrideK: return "stride-k";
+    case AccessClass::Indirect: return "indirect";
+  }
+  return "indirect";
+}
+
+std::optional<AccessClass> parseAccessClass(std::string_view text) {
+  for (AccessClass c : {AccessClass::Constant, AccessClass::Stride1, AccessClass::StrideK, AccessClass::Indirect})
+    if (toString(c) == text) return c;
+  return std::nullopt;
+}
+
+std::string_view toString(EventKind kind) {
+  switch (kind) {
+    case EventKind::Alloc: return "alloc";
+    case EventKind::Free: return "free";
+    case EventKind::Access: return "access";
+  }
+  return "access";
+}
+
+std::string Scope::label() const {
+  switch (kind) {
+    case ScopeKind::Program: return "program";
+    case ScopeKind::Function: return function;
+    case ScopeKind::Call: return function + "@" + loc.file + ":" + std::to_string(loc.line);
+    case ScopeKind::Loop:
+      return (parallel ? "parallel loop " : "loop ") + (iterator.empty() ? "(opaque)@" + std::to_string(loc.line) : iterator);
+    case ScopeKind::Branch: return "if@" + std::to_string(loc.line) + " " + arm;
+    case ScopeKind::Parallel: return "parallel@" + std::to_string(loc.line);
+  }
+  return "?";
+}
+
+std::vector<std::size_t> Trace::stack(std::size_t scope) const {
+  std::vector<std::size_t> ids;
+  for (std::optional<std::size_t> s = scope; s; s = scopes.at(*s).parent)
+    if (scopes.at(*s).kind != ScopeKind::Program) ids.push_back(*s);
+  std::reverse(ids.begin(), ids.end());
+  return ids;
+}
+
+std::vector<std::string> Trace::stackLabels(std::size_t scope) const {
+  std::vector<std::string> labels;
+  for (std::size_t id : stack(scope)) labels.push_back(scopes.at(id).label());
+  return labels;
+}
+
+std::string Trace::functionOf(std::size_t scope) const {
+  for (std::optional<std::size_t> s = scope; s; s = scopes.at(*s).parent)
+    if (scopes.at(*s).kind == ScopeKind::Function || scopes.at(*s).kind == ScopeKind::Call) return scopes.at(*s).function;
+  return {};
+}
+
+std::optional<std::size_t> Trace::innermostLoop(std::size_t scope) const {
+  for (std::optional<std::size_t> s = scope; s; s = scopes.at(*s).parent)
+    if (scopes.at(*s).kind == ScopeKind::Loop) return *s;
+  return std::nullopt;
+}
+
+}  // namespace cats::trace

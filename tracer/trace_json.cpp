@@ -1,0 +1,387 @@
+// JSON writer and reader of the trace. Expressions are stored as text and parsed back with
+// the trace's own symbol table, so a round trip gives equal expressions.
+#include "tracer/trace_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace cats::trace {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+std::string comparisonText(ir::Comparison c) {
+  switch (c) {
+    case ir::Comparison::Less: return "<";
+    case ir::Comparison::LessEqual: return "<=";
+    case ir::Comparison::Greater: return ">";
+    case ir::Comparison::GreaterEqual: return ">=";
+    case ir::Comparison::NotEqual: return "!=";
+  }
+  return "<";
+}
+
+const std::vector<std::pair<sym::ConditionOp, std::string>>& conditionOps() {
+  static const std::vector<std::pair<sym::ConditionOp, std::string>> ops = {
+      {sym::ConditionOp::True, "true"}, {sym::ConditionOp::Less, "<"},     {sym::ConditionOp::LessEqual, "<="},
+      {sym::ConditionOp::Greater, ">"}, {sym::ConditionOp::GreaterEqual, ">="}, {sym::ConditionOp::Equal, "=="},
+      {sym::ConditionOp::NotEqual, "!="}, {sym::ConditionOp::And, "and"}, {sym::ConditionOp::Or, "or"},
+      {sym::ConditionOp::Not, "not"},   {sym::ConditionOp::Opaque, "opaque"}};
+  return ops;
+}
+
+void putLoc(ordered_json& j, const ir::SourceLoc& loc) {
+  j["file"] = loc.file;
+  j["line"] = loc.line;
+  j["column"] = loc.column;
+}
+
+ordered_json conditionJson(const sym::Condition& c) {
+  ordered_json j;
+  for (const auto& [op, text] : conditionOps())
+    if (op == c.op) j["op"] = text;
+  switch (c.op) {
+    case sym::ConditionOp::True: break;
+    case sym::ConditionOp::Opaque: j["text"] = c.text; break;
+    case sym::ConditionOp::And:
+    case sym::ConditionOp::Or:
+    case sym::ConditionOp::Not:
+      j["operands"] = ordered_json::array();
+      for (const auto& o : c.operands) j["operands"].push_back(conditionJson(o));
+      break;
+    default:
+      j["lhs"] = sym::print(c.lhs);
+      j["rhs"] = sym::print(c.rhs);
+  }
+  return j;
+}
+
+ordered_json accessJson(const Event& e) {
+  ordered_json j;
+  j["mode"] = std::string(ir::toString(e.mode));
+  j["offset"] = sym::print(e.offset);
+  j["bytes"] = e.bytes;
+  j["name"] = e.name;
+  j["field"] = e.field;
+  j["text"] = e.text;
+  j["loop_header"] = e.loopHeader;
+  j["multiplicity"] = e.multiplicity;
+  const Classification& c = e.classification;
+  j["class"] = std::string(toString(c.kind));
+  j["stride_bytes"] = c.strideBytes ? ordered_json(sym::print(*c.strideBytes)) : ordered_json(nullptr);
+  j["stride_iterator"] = c.strideIterator;
+  j["indirect_via"] = c.indirectVia;
+  j["invariant_in_innermost_loop"] = c.invariantInInnermostLoop;
+  j["approximate"] = c.approximate;
+  return j;
+}
+
+}  // namespace
+
+std::string writeTraceJson(const Trace& t) {
+  ordered_json root;
+  root["format"] = "cats-static-trace";
+  root["version"] = kTraceFormatVersion;
+  root["files"] = t.files;
+  root["entries"] = t.entries;
+  root["bindings"] = t.bindings;
+  root["approximate"] = t.approximate;
+  root["symbols"] = ordered_json::array();
+  for (const auto& s : t.context.symbols())
+    root["symbols"].push_back(ordered_json{{"name", s.name}, {"kind", std::string(sym::toString(s.kind))}, {"note", s.note}});
+  root["containers"] = ordered_json::array();
+  for (const auto& c : t.containers) {
+    ordered_json j;
+    j["id"] = c.id;
+    j["name"] = c.name;
+    j["kind"] = std::string(ir::toString(c.kind));
+    j["element_type"] = c.elementType;
+    j["element_bytes"] = c.elementBytes;
+    j["size_bytes"] = sym::print(c.sizeBytes);
+    j["dims"] = ordered_json::array();
+    for (const auto& d : c.dims) j["dims"].push_back(sym::print(d));
+    j["fields"] = ordered_json::array();
+    for (const auto& f : c.fields) j["fields"].push_back(ordered_json{{"name", f.name}, {"offset", f.offset}, {"bytes", f.bytes}, {"type", f.type}});
+    j["alignment"] = c.alignment;
+    j["scalar"] = c.isScalar;
+    j["restrict"] = c.isRestrict;
+    putLoc(j, c.loc);
+    root["containers"].push_back(std::move(j));
+  }
+  root["scopes"] = ordered_json::array();
+  for (const auto& s : t.scopes) {
+    ordered_json j;
+    j["id"] = s.id;
+    j["parent"] = s.parent ? ordered_json(*s.parent) : ordered_json(nullptr);
+    j["kind"] = std::string(toString(s.kind));
+    putLoc(j, s.loc);
+    if (s.kind == ScopeKind::Function || s.kind == ScopeKind::Call) j["function"] = s.function;
+    if (s.kind == ScopeKind::Loop) {
+      j["iterator"] = s.iterator;
+      j["start"] = sym::print(s.start);
+      j["comparison"] = comparisonText(s.comparison);
+      j["bound"] = sym::print(s.bound);
+      j["step"] = sym::print(s.step);
+      j["parallel"] = s.parallel;
+      j["opaque_reason"] = s.opaqueReason;
+      j["early_exit"] = s.earlyExit;
+      j["varying"] = s.varying;
+    }
+    if (s.kind == ScopeKind::Branch) {
+      j["arm"] = s.arm;
+      j["condition"] = conditionJson(s.condition);
+      j["decided"] = s.decided ? ordered_json(*s.decided) : ordered_json(nullptr);
+    }
+    root["scopes"].push_back(std::move(j));
+  }
+  root["events"] = ordered_json::array();
+  for (const auto& e : t.events) {
+    ordered_json j;
+    j["kind"] = std::string(toString(e.kind));
+    j["scope"] = e.scope;
+    j["container"] = e.container;
+    putLoc(j, e.loc);
+    if (e.kind == EventKind::Access) j.update(accessJson(e));
+    if (e.kind == EventKind::Alloc) {
+      j["function"] = std::string(ir::toString(e.function));
+      j["size_bytes"] = sym::print(e.sizeBytes);
+      j["alignment"] = e.alignment;
+    }
+    root["events"].push_back(std::move(j));
+  }
+  root["diagnostics"] = ordered_json::array();
+  for (const auto& d : t.diagnostics) {
+    ordered_json j;
+    j["severity"] = std::string(ir::toString(d.severity));
+    putLoc(j, d.loc);
+    j["message"] = d.message;
+    root["diagnostics"].push_back(std::move(j));
+  }
+  return root.dump(2) + "\n";
+}
+
+namespace {
+
+/// Reading with context: every failure names the JSON path that is wrong.
+class Reader {
+ public:
+  explicit Reader(Trace& t) : trace_(t) {}
+
+  template <typename T>
+  T get(const ordered_json& j, const char* key, const std::string& where) const {
+    if (!j.contains(key)) throw TraceFormatError(where + ": missing field '" + key + "'");
+    try {
+      return j.at(key).get<T>();
+    } catch (const std::exception& e) {
+      throw TraceFormatError(where + "." + key + ": " + e.what());
+    }
+  }
+
+  sym::Expr expr(const ordered_json& j, const char* key, const std::string& where) const {
+    std::string text = get<std::string>(j, key, where);
+    try {
+      return trace_.context.parse(text);
+    } catch (const sym::ParseError& e) {
+      throw TraceFormatError(where + "." + key + ": " + e.what());
+    }
+  }
+
+  ir::SourceLoc loc(const ordered_json& j, const std::string& where) const {
+    return ir::SourceLoc{get<std::string>(j, "file", where), get<unsigned>(j, "line", where), get<unsigned>(j, "column", where)};
+  }
+
+  sym::Condition condition(const ordered_json& j, const std::string& where) const {
+    sym::Condition c;
+    std::string op = get<std::string>(j, "op", where);
+    bool found = false;
+    for (const auto& [kind, text] : conditionOps())
+      if (text == op) {
+        c.op = kind;
+        found = true;
+      }
+    if (!found) throw TraceFormatError(where + ".op: unknown operator '" + op + "'");
+    switch (c.op) {
+      case sym::ConditionOp::True: break;
+      case sym::ConditionOp::Opaque: c.text = get<std::string>(j, "text", where); break;
+      case sym::ConditionOp::And:
+      case sym::ConditionOp::Or:
+      case sym::ConditionOp::Not:
+        for (const auto& o : j.at("operands")) c.operands.push_back(condition(o, where + ".operands"));
+        break;
+      default:
+        c.lhs = expr(j, "lhs", where);
+        c.rhs = expr(j, "rhs", where);
+    }
+    return c;
+  }
+
+ private:
+  Trace& trace_;
+};
+
+template <typename Enum, typename Parse>
+Enum parseEnum(const std::string& text, Parse parse, const std::string& where) {
+  auto value = parse(text);
+  if (!value) throw TraceFormatError(where + ": unknown value '" + text + "'");
+  return *value;
+}
+
+std::optional<ir::ContainerKind> parseContainerKind(std::string_view text) {
+  for (auto k : {ir::ContainerKind::Global, ir::ContainerKind::Static, ir::ContainerKind::Stack, ir::ContainerKind::Heap,
+                 ir::ContainerKind::Parameter, ir::ContainerKind::Pointee})
+    if (ir::toString(k) == text) return k;
+  return std::nullopt;
+}
+
+std::optional<ir::AllocFunction> parseAllocFunction(std::string_view text) {
+  for (auto f : {ir::AllocFunction::Malloc, ir::AllocFunction::Calloc, ir::AllocFunction::Realloc, ir::AllocFunction::AlignedAlloc,
+                 ir::AllocFunction::PosixMemalign, ir::AllocFunction::StackArray, ir::AllocFunction::StaticArray})
+    if (ir::toString(f) == text) return f;
+  return std::nullopt;
+}
+
+std::optional<ir::Comparison> parseComparison(std::string_view text) {
+  for (auto c : {ir::Comparison::Less, ir::Comparison::LessEqual, ir::Comparison::Greater, ir::Comparison::GreaterEqual, ir::Comparison::NotEqual})
+    if (comparisonText(c) == text) return c;
+  return std::nullopt;
+}
+
+std::optional<ir::Severity> parseSeverity(std::string_view text) {
+  for (auto s : {ir::Severity::Note, ir::Severity::Warning, ir::Severity::Error})
+    if (ir::toString(s) == text) return s;
+  return std::nullopt;
+}
+
+std::optional<ir::AccessMode> parseMode(std::string_view text) {
+  for (auto m : {ir::AccessMode::Read, ir::AccessMode::Write})
+    if (ir::toString(m) == text) return m;
+  return std::nullopt;
+}
+
+std::optional<EventKind> parseEventKind(std::string_view text) {
+  for (auto k : {EventKind::Alloc, EventKind::Free, EventKind::Access})
+    if (toString(k) == text) return k;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Trace readTraceJson(const std::string& text) {
+  ordered_json root;
+  try {
+    root = ordered_json::parse(text);
+  } catch (const std::exception& e) {
+    throw TraceFormatError(std::string("not JSON: ") + e.what());
+  }
+  Trace t;
+  Reader r(t);
+  if (!root.is_object() || r.get<std::string>(root, "format", "trace") != "cats-static-trace")
+    throw TraceFormatError("trace: 'format' is not \"cats-static-trace\"");
+  int version = r.get<int>(root, "version", "trace");
+  if (version != kTraceFormatVersion)
+    throw TraceFormatError("trace: version " + std::to_string(version) + " is not supported (this build reads version " +
+                           std::to_string(kTraceFormatVersion) + ")");
+  t.files = r.get<std::vector<std::string>>(root, "files", "trace");
+  t.entries = r.get<std::vector<std::string>>(root, "entries", "trace");
+  t.bindings = r.get<std::map<std::string, std::string>>(root, "bindings", "trace");
+  t.approximate = r.get<bool>(root, "approximate", "trace");
+  for (const auto& s : root.at("symbols")) {
+    auto kind = parseEnum<sym::SymbolKind>(r.get<std::string>(s, "kind", "symbols"), sym::parseSymbolKind, "symbols.kind");
+    std::string name = r.get<std::string>(s, "name", "symbols");
+    if (t.context.symbol(name, kind, r.get<std::string>(s, "note", "symbols")).get_name() != name)
+      throw TraceFormatError("symbols: '" + name + "' is declared twice");
+  }
+  for (const auto& j : root.at("containers")) {
+    std::string where = "containers[" + std::to_string(t.containers.size()) + "]";
+    Container c;
+    c.id = r.get<std::size_t>(j, "id", where);
+    if (c.id != t.containers.size()) throw TraceFormatError(where + ".id: ids must count up from 0");
+    c.name = r.get<std::string>(j, "name", where);
+    c.kind = parseEnum<ir::ContainerKind>(r.get<std::string>(j, "kind", where), parseContainerKind, where + ".kind");
+    c.elementType = r.get<std::string>(j, "element_type", where);
+    c.elementBytes = r.get<std::int64_t>(j, "element_bytes", where);
+    c.sizeBytes = r.expr(j, "size_bytes", where);
+    for (const auto& d : j.at("dims")) c.dims.push_back(t.context.parse(d.get<std::string>()));
+    for (const auto& f : j.at("fields"))
+      c.fields.push_back(ir::Field{r.get<std::string>(f, "name", where), r.get<std::int64_t>(f, "offset", where),
+                                   r.get<std::int64_t>(f, "bytes", where), r.get<std::string>(f, "type", where)});
+    c.alignment = r.get<std::int64_t>(j, "alignment", where);
+    c.isScalar = r.get<bool>(j, "scalar", where);
+    c.isRestrict = r.get<bool>(j, "restrict", where);
+    c.loc = r.loc(j, where);
+    t.containers.push_back(std::move(c));
+  }
+  for (const auto& j : root.at("scopes")) {
+    std::string where = "scopes[" + std::to_string(t.scopes.size()) + "]";
+    Scope s;
+    s.id = r.get<std::size_t>(j, "id", where);
+    if (s.id != t.scopes.size()) throw TraceFormatError(where + ".id: ids must count up from 0");
+    if (!j.at("parent").is_null()) {
+      s.parent = j.at("parent").get<std::size_t>();
+      if (*s.parent >= s.id) throw TraceFormatError(where + ".parent: a parent comes before its children");
+    }
+    s.kind = parseEnum<ScopeKind>(r.get<std::string>(j, "kind", where), parseScopeKind, where + ".kind");
+    s.loc = r.loc(j, where);
+    if (s.kind == ScopeKind::Function || s.kind == ScopeKind::Call) s.function = r.get<std::string>(j, "function", where);
+    if (s.kind == ScopeKind::Loop) {
+      s.iterator = r.get<std::string>(j, "iterator", where);
+      s.start = r.expr(j, "start", where);
+      s.comparison = parseEnum<ir::Comparison>(r.get<std::string>(j, "comparison", where), parseComparison, where + ".comparison");
+      s.bound = r.expr(j, "bound", where);
+      s.step = r.expr(j, "step", where);
+      s.parallel = r.get<bool>(j, "parallel", where);
+      s.opaqueReason = r.get<std::string>(j, "opaque_reason", where);
+      s.earlyExit = r.get<bool>(j, "early_exit", where);
+      s.varying = r.get<std::vector<std::string>>(j, "varying", where);
+    }
+    if (s.kind == ScopeKind::Branch) {
+      s.arm = r.get<std::string>(j, "arm", where);
+      s.condition = r.condition(j.at("condition"), where + ".condition");
+      if (!j.at("decided").is_null()) s.decided = j.at("decided").get<bool>();
+    }
+    t.scopes.push_back(std::move(s));
+  }
+  for (const auto& j : root.at("events")) {
+    std::string where = "events[" + std::to_string(t.events.size()) + "]";
+    Event e;
+    e.kind = parseEnum<EventKind>(r.get<std::string>(j, "kind", where), parseEventKind, where + ".kind");
+    e.scope = r.get<std::size_t>(j, "scope", where);
+    e.container = r.get<std::size_t>(j, "container", where);
+    if (e.scope >= t.scopes.size()) throw TraceFormatError(where + ".scope: no such scope");
+    if (e.container >= t.containers.size()) throw TraceFormatError(where + ".container: no such container");
+    e.loc = r.loc(j, where);
+    if (e.kind == EventKind::Access) {
+      e.mode = parseEnum<ir::AccessMode>(r.get<std::string>(j, "mode", where), parseMode, where + ".mode");
+      e.offset = r.expr(j, "offset", where);
+      e.bytes = r.get<std::int64_t>(j, "bytes", where);
+      e.name = r.get<std::string>(j, "name", where);
+      e.field = r.get<std::string>(j, "field", where);
+      e.text = r.get<std::string>(j, "text", where);
+      e.loopHeader = r.get<bool>(j, "loop_header", where);
+      e.multiplicity = r.get<std::size_t>(j, "multiplicity", where);
+      Classification& c = e.classification;
+      c.kind = parseEnum<AccessClass>(r.get<std::string>(j, "class", where), parseAccessClass, where + ".class");
+      if (!j.at("stride_bytes").is_null()) c.strideBytes = r.expr(j, "stride_bytes", where);
+      c.strideIterator = r.get<std::string>(j, "stride_iterator", where);
+      c.indirectVia = r.get<std::vector<std::string>>(j, "indirect_via", where);
+      c.invariantInInnermostLoop = r.get<bool>(j, "invariant_in_innermost_loop", where);
+      c.approximate = r.get<bool>(j, "approximate", where);
+    }
+    if (e.kind == EventKind::Alloc) {
+      e.function = parseEnum<ir::AllocFunction>(r.get<std::string>(j, "function", where), parseAllocFunction, where + ".function");
+      e.sizeBytes = r.expr(j, "size_bytes", where);
+      e.alignment = r.get<std::int64_t>(j, "alignment", where);
+    }
+    t.events.push_back(std::move(e));
+  }
+  for (const auto& j : root.at("diagnostics")) {
+    ir::Diagnostic d;
+    d.severity = parseEnum<ir::Severity>(r.get<std::string>(j, "severity", "diagnostics"), parseSeverity, "diagnostics.severity");
+    d.loc = r.loc(j, "diagnostics");
+    d.message = r.get<std::string>(j, "message", "diagnostics");
+    t.diagnostics.push_back(std::move(d));
+  }
+  return t;
+}
+
+}  // namespace cats::trace

@@ -1,0 +1,431 @@
+// The IR walk. A Frame maps one function activation's symbols to trace-level expressions and
+// its containers to trace containers plus a base offset; loops push their iterator so that
+// an inlined callee's iterator never captures the caller's.
+#include "tracer/tracer.hpp"
+
+#include "tracer/classify.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace cats::trace {
+
+namespace {
+
+/// Where an IR container reference lands in the trace.
+struct Binding {
+  std::size_t container = 0;
+  sym::Expr base = 0;
+};
+
+struct Frame {
+  const ir::Function* function = nullptr;
+  GiNaC::exmap scalars;                       // IR symbol -> trace expression
+  std::map<std::string, Binding> containers;  // IR container symbol name -> binding
+  std::vector<std::optional<Binding>> params;
+  std::vector<std::optional<Binding>> locals;
+};
+
+/// Rewrites an IR expression of one frame into trace symbols, loads included.
+class Resolver : public GiNaC::map_function {
+ public:
+  Resolver(const Frame& frame, const std::vector<sym::Symbol>& containerSymbols)
+      : frame_(frame), containerSymbols_(containerSymbols) {}
+  sym::Expr operator()(const sym::Expr& e) override {
+    if (GiNaC::is_a<GiNaC::symbol>(e)) {
+      auto it = frame_.scalars.find(e);
+      return it == frame_.scalars.end() ? e : it->second;
+    }
+    if (sym::isLoad(e)) {
+      auto [container, offset] = sym::loadParts(e);
+      auto binding = frame_.containers.find(container.get_name());
+      sym::Expr resolved = (*this)(offset);
+      if (binding == frame_.containers.end()) return sym::load(container, resolved);
+      return sym::load(containerSymbols_.at(binding->second.container), (binding->second.base + resolved).expand());
+    }
+    return e.map(*this);
+  }
+
+ private:
+  const Frame& frame_;
+  const std::vector<sym::Symbol>& containerSymbols_;
+};
+
+struct ActiveLoop {
+  EnclosingLoop classification;
+  std::string irIterator;
+};
+
+class Tracer {
+ public:
+  Tracer(const ir::Program& program, const sym::Context& ctx, const TracerOptions& options) : program_(program), options_(options) {
+    trace_.context = ctx;
+  }
+
+  Trace run() {
+    trace_.files = program_.files;
+    trace_.diagnostics = program_.diagnostics;
+    trace_.bindings = options_.bindings;
+    bindParameters();
+    trace_.scopes.push_back(Scope{});
+    for (const auto& g : program_.globals) {
+      std::size_t id = addContainer(g, g.name);
+      globals_.push_back(id);
+      if (g.kind == ir::ContainerKind::Global || g.kind == ir::ContainerKind::Static) {
+        Event e;
+        e.kind = EventKind::Alloc;
+        e.scope = 0;
+        e.container = id;
+        e.loc = g.loc;
+        e.function = ir::AllocFunction::StaticArray;
+        e.sizeBytes = bind(g.sizeBytes);
+        e.alignment = g.alignment;
+        trace_.events.push_back(std::move(e));
+      }
+    }
+    trace_.entries = entryPoints(program_, options_.entries);
+    for (const auto& name : trace_.entries) enterEntry(*program_.findFunction(name));
+    for (const auto& d : trace_.diagnostics)
+      if (d.severity != ir::Severity::Note) trace_.approximate = true;
+    return std::move(trace_);
+  }
+
+ private:
+  const ir::Program& program_;
+  const TracerOptions& options_;
+  Trace trace_;
+  GiNaC::exmap parameterValues_;
+  std::vector<std::size_t> globals_;
+  std::vector<std::string> callStack_;
+  std::vector<ActiveLoop> loops_;
+  std::map<std::string, std::size_t> dedup_;
+  std::set<std::string> reported_;
+
+  void bindParameters() {
+    for (const auto& [name, value] : options_.bindings) {
+      const sym::SymbolInfo* info = trace_.context.info(name);
+      if (!info || info->kind != sym::SymbolKind::Parameter) continue;
+      try {
+        parameterValues_[trace_.context.parse(name)] = trace_.context.parse(value);
+      } catch (const sym::ParseError&) {
+        diagnose(ir::Severity::Warning, {}, "-D " + name + "=" + value + " is not a number; the symbol stays free");
+      }
+    }
+  }
+
+  sym::Expr bind(const sym::Expr& e) const { return parameterValues_.empty() ? e : e.subs(parameterValues_).expand(); }
+
+  void diagnose(ir::Severity severity, const ir::SourceLoc& loc, const std::string& message) {
+    ir::Diagnostic d{severity, loc, message};
+    if (reported_.insert(d.str()).second) trace_.diagnostics.push_back(std::move(d));
+  }
+
+  std::size_t addContainer(const ir::Container& c, const std::string& base) {
+    Container out;
+    out.id = trace_.containers.size();
+    sym::Symbol symbol = trace_.context.contains(base) && trace_.context.info(base)->kind == sym::SymbolKind::Container &&
+                                 !takenNames_.count(base)
+                             ? trace_.context.symbol(base, sym::SymbolKind::Container)
+                             : trace_.context.freshSymbol(base, sym::SymbolKind::Container);
+    out.name = symbol.get_name();
+    takenNames_.insert(out.name);
+    containerSymbols_.push_back(symbol);
+    out.kind = c.kind;
+    out.elementType = c.elementType;
+    out.elementBytes = c.elementBytes;
+    out.sizeBytes = c.sizeBytes;
+    out.dims = c.dims;
+    out.fields = c.fields;
+    out.alignment = c.alignment;
+    out.isScalar = c.isScalar;
+    out.isRestrict = c.isRestrict;
+    out.loc = c.loc;
+    trace_.containers.push_back(std::move(out));
+    return trace_.containers.back().id;
+  }
+  std::set<std::string> takenNames_;
+  std::vector<sym::Symbol> containerSymbols_;
+
+  std::size_t addScope(Scope s, std::size_t parent) {
+    s.id = trace_.scopes.size();
+    s.parent = parent;
+    trace_.scopes.push_back(std::move(s));
+    return trace_.scopes.back().id;
+  }
+
+  Frame newFrame(const ir::Function& f) {
+    Frame frame;
+    frame.function = &f;
+    frame.params.resize(f.params.size());
+    frame.locals.resize(f.locals.size());
+    for (std::size_t i = 0; i < program_.globals.size(); ++i)
+      frame.containers[program_.globals[i].symbol.get_name()] = Binding{globals_[i], 0};
+    for (const auto& [symbol, value] : parameterValues_) frame.scalars[symbol] = value;
+    return frame;
+  }
+
+  void setParam(Frame& frame, std::size_t index, const Binding& b) {
+    frame.params[index] = b;
+    frame.containers[frame.function->params[index].symbol.get_name()] = b;
+  }
+
+  void enterEntry(const ir::Function& f) {
+    Scope s;
+    s.kind = ScopeKind::Function;
+    s.function = f.name;
+    s.loc = f.loc;
+    std::size_t scope = addScope(std::move(s), 0);
+    Frame frame = newFrame(f);
+    for (std::size_t i = 0; i < f.params.size(); ++i) {
+      const ir::Parameter& p = f.params[i];
+      if (!p.isPointer) continue;
+      const ir::Container& pointee = f.locals.at(*p.container);
+      ir::Container bound = pointee;
+      bound.sizeBytes = bind(pointee.sizeBytes);
+      for (auto& d : bound.dims) d = bind(d);
+      setParam(frame, i, Binding{addContainer(bound, p.name), 0});
+    }
+    callStack_.push_back(f.name);
+    block(f.body, frame, scope);
+    callStack_.pop_back();
+  }
+
+  sym::Expr resolve(const sym::Expr& e, const Frame& frame) {
+    Resolver resolver(frame, containerSymbols_);
+    return resolver(e).expand();
+  }
+
+  std::optional<Binding> binding(const ir::ContainerRef& ref, Frame& frame, const ir::SourceLoc& loc) {
+    switch (ref.scope) {
+      case ir::ContainerRef::Scope::Global: return Binding{globals_.at(ref.index), 0};
+      case ir::ContainerRef::Scope::Parameter:
+        if (!frame.params.at(ref.index)) {
+          const ir::Parameter& p = frame.function->params.at(ref.index);
+          ir::Container placeholder = frame.function->locals.at(*p.container);
+          placeholder.kind = ir::ContainerKind::Pointee;
+          diagnose(ir::Severity::Warning, loc, "pointer parameter '" + p.name + "' of " + frame.function->name +
+                                                   " is bound to memory the analysis cannot follow; its accesses are approximate");
+          setParam(frame, ref.index, Binding{addContainer(placeholder, frame.function->name + "_" + p.name), 0});
+        }
+        return frame.params.at(ref.index);
+      case ir::ContainerRef::Scope::Local:
+        if (!frame.locals.at(ref.index)) {
+          const ir::Container& c = frame.function->locals.at(ref.index);
+          ir::Container bound = c;
+          bound.sizeBytes = resolve(c.sizeBytes, frame);
+          for (auto& d : bound.dims) d = resolve(d, frame);
+          frame.locals[ref.index] = Binding{addContainer(bound, c.name), 0};
+          frame.containers[c.symbol.get_name()] = *frame.locals[ref.index];
+        }
+        return frame.locals.at(ref.index);
+    }
+    return std::nullopt;
+  }
+
+  void block(const ir::Block& b, Frame& frame, std::size_t scope) {
+    for (const auto& node : b) std::visit([&](const auto& n) { visit(n, frame, scope); }, node.value);
+  }
+
+  std::vector<EnclosingLoop> enclosingLoops() const {
+    std::vector<EnclosingLoop> out;
+    for (const auto& l : loops_) out.push_back(l.classification);
+    return out;
+  }
+
+  void emitAccess(const ir::Access& a, Frame& frame, std::size_t scope, bool header) {
+    auto b = binding(a.container, frame, a.loc);
+    if (!b) return;
+    Event e;
+    e.kind = EventKind::Access;
+    e.scope = scope;
+    e.container = b->container;
+    e.loc = a.loc;
+    e.mode = a.mode;
+    e.offset = (b->base + resolve(a.offset, frame)).expand();
+    e.bytes = a.bytes;
+    e.name = a.name;
+    e.field = a.field;
+    e.text = a.text;
+    e.loopHeader = header;
+    std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
+                      std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + "|" + e.loc.str();
+    if (auto it = dedup_.find(key); it != dedup_.end()) {
+      ++trace_.events[it->second].multiplicity;
+      return;
+    }
+    e.classification = classify(e.offset, e.bytes, enclosingLoops(), trace_.context, options_.budget);
+    dedup_[key] = trace_.events.size();
+    trace_.events.push_back(std::move(e));
+  }
+
+  void visit(const ir::Access& a, Frame& frame, std::size_t scope) { emitAccess(a, frame, scope, false); }
+
+  void visit(const ir::Alloc& a, Frame& frame, std::size_t scope) {
+    if (a.reallocFrom) {
+      if (auto old = binding(*a.reallocFrom, frame, a.loc)) {
+        Event f;
+        f.kind = EventKind::Free;
+        f.scope = scope;
+        f.container = old->container;
+        f.loc = a.loc;
+        trace_.events.push_back(std::move(f));
+      }
+    }
+    frame.locals.at(a.container.index).reset();
+    auto b = binding(a.container, frame, a.loc);
+    Event e;
+    e.kind = EventKind::Alloc;
+    e.scope = scope;
+    e.container = b->container;
+    e.loc = a.loc;
+    e.function = a.function;
+    e.sizeBytes = resolve(a.sizeBytes, frame);
+    e.alignment = a.alignment;
+    trace_.containers[b->container].sizeBytes = e.sizeBytes;
+    trace_.events.push_back(std::move(e));
+  }
+
+  void visit(const ir::Free& f, Frame& frame, std::size_t scope) {
+    auto b = binding(f.container, frame, f.loc);
+    if (!b) return;
+    Event e;
+    e.kind = EventKind::Free;
+    e.scope = scope;
+    e.container = b->container;
+    e.loc = f.loc;
+    trace_.events.push_back(std::move(e));
+  }
+
+  void visit(const ir::Loop& l, Frame& frame, std::size_t parent) {
+    Scope s;
+    s.kind = ScopeKind::Loop;
+    s.loc = l.loc;
+    s.parallel = l.parallel;
+    s.opaqueReason = l.opaqueReason;
+    s.earlyExit = l.hasEarlyExit;
+    s.comparison = l.comparison;
+    s.start = resolve(l.start, frame);
+    s.bound = resolve(l.bound, frame);
+    s.step = resolve(l.step, frame);
+    ActiveLoop active;
+    std::optional<sym::Expr> previous;
+    if (l.iterator) {
+      bool clash = std::any_of(loops_.begin(), loops_.end(), [&](const ActiveLoop& a) {
+        return a.classification.iterator && a.classification.iterator->get_name() == l.iterator->get_name();
+      });
+      sym::Symbol iterator = clash ? trace_.context.freshSymbol(l.iteratorName, sym::SymbolKind::Iterator) : *l.iterator;
+      if (auto it = frame.scalars.find(*l.iterator); it != frame.scalars.end()) previous = it->second;
+      frame.scalars[*l.iterator] = iterator;
+      s.iterator = iterator.get_name();
+      active.classification.iterator = iterator;
+      active.irIterator = l.iteratorName;
+    }
+    active.classification.step = s.step;
+    for (const auto& v : l.varying) {
+      sym::Expr resolved = resolve(v, frame);
+      for (const auto& symbol : sym::symbolsOfKind(resolved, trace_.context, sym::SymbolKind::Iterator))
+        active.classification.varying.push_back(symbol);
+      for (const auto& symbol : sym::symbolsOfKind(resolved, trace_.context, sym::SymbolKind::Unknown))
+        active.classification.varying.push_back(symbol);
+    }
+    for (const auto& v : active.classification.varying) s.varying.push_back(v.get_name());
+    std::size_t scope = addScope(std::move(s), parent);
+    loops_.push_back(active);
+    for (const auto& node : l.header)
+      if (const auto* a = std::get_if<ir::Access>(&node.value)) emitAccess(*a, frame, scope, true);
+    block(l.body, frame, scope);
+    loops_.pop_back();
+    if (l.iterator) {
+      if (previous) frame.scalars[*l.iterator] = *previous;
+      else frame.scalars.erase(*l.iterator);
+    }
+  }
+
+  void visit(const ir::Branch& b, Frame& frame, std::size_t parent) {
+    for (const auto& arm : b.arms) {
+      Scope s;
+      s.kind = ScopeKind::Branch;
+      s.loc = b.loc;
+      s.arm = arm.label;
+      GiNaC::exmap all = frame.scalars;
+      s.condition = arm.condition.substitute(all);
+      s.decided = s.condition.evaluate();
+      std::size_t scope = addScope(std::move(s), parent);
+      block(arm.body, frame, scope);
+    }
+  }
+
+  void visit(const ir::ParallelRegion& p, Frame& frame, std::size_t parent) {
+    Scope s;
+    s.kind = ScopeKind::Parallel;
+    s.loc = p.loc;
+    block(p.body, frame, addScope(std::move(s), parent));
+  }
+
+  void visit(const ir::Call& c, Frame& frame, std::size_t parent) {
+    const ir::Function* callee = program_.findFunction(c.callee);
+    if (!callee) {
+      diagnose(ir::Severity::Warning, c.loc, "call to unknown function '" + c.callee + "' is not followed: its memory accesses are missing; the result is approximate");
+      return;
+    }
+    if (std::find(callStack_.begin(), callStack_.end(), c.callee) != callStack_.end()) {
+      diagnose(ir::Severity::Warning, c.loc, "recursive call to '" + c.callee + "' is not followed; the result is approximate");
+      return;
+    }
+    Scope s;
+    s.kind = ScopeKind::Call;
+    s.function = callee->name;
+    s.loc = c.loc;
+    std::size_t scope = addScope(std::move(s), parent);
+    Frame inner = newFrame(*callee);
+    for (std::size_t i = 0; i < callee->params.size(); ++i) {
+      const ir::Parameter& p = callee->params[i];
+      const ir::Argument* arg = i < c.arguments.size() ? &c.arguments[i] : nullptr;
+      if (p.isPointer) {
+        if (arg && arg->kind == ir::Argument::Kind::Pointer) {
+          if (auto b = binding(arg->container, frame, c.loc)) setParam(inner, i, Binding{b->container, (b->base + resolve(arg->value, frame)).expand()});
+        }
+        continue;
+      }
+      if (arg && arg->kind == ir::Argument::Kind::Scalar) inner.scalars[p.symbol] = resolve(arg->value, frame);
+      else inner.scalars[p.symbol] = trace_.context.freshSymbol("unknown_" + p.name, sym::SymbolKind::Unknown, "argument of " + c.callee + " at " + c.loc.str());
+    }
+    callStack_.push_back(callee->name);
+    block(callee->body, inner, scope);
+    callStack_.pop_back();
+  }
+};
+
+/* Names of the functions some analysed function calls. */
+void collectCallees(const ir::Block& b, std::set<std::string>& out) {
+  for (const auto& node : b) {
+    if (const auto* c = std::get_if<ir::Call>(&node.value)) out.insert(c->callee);
+    else if (const auto* l = std::get_if<ir::Loop>(&node.value)) collectCallees(l->body, out);
+    else if (const auto* br = std::get_if<ir::Branch>(&node.value)) {
+      for (const auto& arm : br->arms) collectCallees(arm.body, out);
+    } else if (const auto* p = std::get_if<ir::ParallelRegion>(&node.value)) collectCallees(p->body, out);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> entryPoints(const ir::Program& program, const std::vector<std::string>& requested) {
+  if (!requested.empty()) {
+    for (const auto& name : requested)
+      if (!program.findFunction(name)) throw EntryError("--entry " + name + ": no analysed function has that name");
+    return requested;
+  }
+  if (program.findFunction("main")) return {"main"};
+  std::set<std::string> called;
+  for (const auto& f : program.functions) collectCallees(f.body, called);
+  std::vector<std::string> out;
+  for (const auto& f : program.functions)
+    if (!called.count(f.name)) out.push_back(f.name);
+  return out;
+}
+
+Trace buildTrace(const ir::Program& program, const sym::Context& ctx, const TracerOptions& options) {
+  return Tracer(program, ctx, options).run();
+}
+
+}  // namespace cats::trace
