@@ -111,7 +111,7 @@ Value FunctionBuilder::allocation(const clang::CallExpr* c, const std::string& c
     auto alignment = sym::toInteger(arg(1));
     alloc.alignment = alignment.value_or(16);
     alloc.sizeBytes = arg(2);
-    const auto* addr = dyn_cast<clang::UnaryOperator>(c->getArg(0)->IgnoreParenImpCasts());
+    const auto* addr = dyn_cast<clang::UnaryOperator>(c->getArg(0)->IgnoreParenCasts());
     const clang::VarDecl* var = addr && addr->getOpcode() == clang::UO_AddrOf ? registerVariable(addr->getSubExpr()) : nullptr;
     if (var) {
       name = var->getNameAsString();
@@ -131,7 +131,7 @@ Value FunctionBuilder::allocation(const clang::CallExpr* c, const std::string& c
   ir::ContainerRef target = alloc.container;
   append(ir::Node{std::move(alloc)});
   if (callee == "posix_memalign") {
-    const auto* addr = dyn_cast<clang::UnaryOperator>(c->getArg(0)->IgnoreParenImpCasts());
+    const auto* addr = dyn_cast<clang::UnaryOperator>(c->getArg(0)->IgnoreParenCasts());
     if (const clang::VarDecl* var = addr ? registerVariable(addr->getSubExpr()) : nullptr)
       env_[var] = Value::ofPointer(PointerValue{target, 0, var->getNameAsString()});
     return Value::ofScalar(0);

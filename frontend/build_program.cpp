@@ -97,11 +97,16 @@ class LoweringFactory : public clang::tooling::FrontendActionFactory {
 };
 
 /* Flags for every translation unit: our -I/-D, OpenMP pragmas, Clang's resource dir. */
-std::vector<std::string> commonFlags(const Options& options) {
+std::vector<std::string> commonFlags(const Options& options, const std::vector<std::string>& files) {
   std::vector<std::string> flags = {"-fopenmp", "-resource-dir=" CATS_CLANG_RESOURCE_DIR, "-Wno-everything",
                                     "-fno-color-diagnostics"};
   for (const auto& dir : options.includeDirs) flags.push_back("-I" + dir);
-  for (const auto& d : options.defines) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
+  std::vector<std::string> valued;
+  for (const auto& d : options.defines)
+    if (d.value) valued.push_back(d.name);
+  std::set<std::string> macros = namesUsedAsMacros(valued, files, options.includeDirs);
+  for (const auto& d : options.defines)
+    if (!d.value || macros.count(d.name)) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
   return flags;
 }
 
@@ -134,7 +139,7 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   ProgramState state(program, ctx, options);
   std::set<std::string> defined;
   clang::tooling::ClangTool tool(*database, files);
-  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(commonFlags(options), clang::tooling::ArgumentInsertPosition::END));
+  tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(commonFlags(options, files), clang::tooling::ArgumentInsertPosition::END));
   tool.appendArgumentsAdjuster([](const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
     clang::tooling::CommandLineArguments adjusted = args;
     if (!adjusted.empty()) adjusted[0] = CATS_CLANG_DRIVER;

@@ -38,7 +38,6 @@ void FunctionBuilder::declareParameters() {
                                   : describeContainer(param.name, ir::ContainerKind::Parameter, type->getPointeeType(), ast_, sizeOf, state_.ctx);
       current_ = saved;
       if (!original->isArrayType() || original->isIncompleteArrayType()) {
-        pointee.dims.insert(pointee.dims.begin(), freshUnknown("extent_" + param.name, "extent behind pointer parameter " + param.name));
         pointee.sizeBytes = freshUnknown("size_" + param.name, "size of the memory behind pointer parameter " + param.name);
       }
       pointee.isRestrict = type.isRestrictQualified();

@@ -123,17 +123,18 @@ static std::string ginacText(const Expr& e) {
   return out.str();
 }
 
-/* A sum's terms sorted by text so the output does not depend on symbol creation order. */
+static bool isNumberText(const std::string& t) {
+  return !t.empty() && t.find_first_not_of("-0123456789/") == std::string::npos;
+}
+
+/* A sum's terms sorted by text (numbers last) so the output does not depend on symbol creation order. */
 static std::string printSum(const Expr& sum) {
   std::vector<std::string> terms;
   for (std::size_t i = 0; i < sum.nops(); ++i) terms.push_back(print(sum.op(i)));
-  auto isNumber = [](const std::string& t) { return !t.empty() && (std::isdigit(t[0]) || t[0] == '-') &&
-                                                    t.find_first_not_of("-0123456789/") == std::string::npos; };
+  auto key = [](const std::string& t) { return t[0] == '-' ? std::string_view(t).substr(1) : std::string_view(t); };
   std::stable_sort(terms.begin(), terms.end(), [&](const std::string& a, const std::string& b) {
-    if (isNumber(a) != isNumber(b)) return !isNumber(a);
-    std::string_view ka = a[0] == '-' ? std::string_view(a).substr(1) : std::string_view(a);
-    std::string_view kb = b[0] == '-' ? std::string_view(b).substr(1) : std::string_view(b);
-    return ka < kb;
+    if (isNumberText(a) != isNumberText(b)) return !isNumberText(a);
+    return key(a) < key(b);
   });
   std::string out;
   for (const auto& t : terms) {
@@ -144,8 +145,39 @@ static std::string printSum(const Expr& sum) {
   return out;
 }
 
+/* "e" as a factor of a product or the base of a power: sums and negatives in parentheses. */
+static std::string printFactor(const Expr& e) {
+  std::string text = print(e);
+  bool needsParens = GiNaC::is_a<GiNaC::add>(e) || (!text.empty() && text[0] == '-') ||
+                     (GiNaC::is_a<GiNaC::numeric>(e) && text.find('/') != std::string::npos);
+  return needsParens ? "(" + text + ")" : text;
+}
+
+static std::string printProduct(const Expr& product) {
+  GiNaC::numeric coefficient = 1;
+  std::vector<std::string> factors;
+  for (std::size_t i = 0; i < product.nops(); ++i) {
+    const Expr& f = product.op(i);
+    if (GiNaC::is_a<GiNaC::numeric>(f)) coefficient *= GiNaC::ex_to<GiNaC::numeric>(f);
+    else factors.push_back(printFactor(f));
+  }
+  std::sort(factors.begin(), factors.end());
+  std::string body;
+  for (const auto& f : factors) body += (body.empty() ? "" : "*") + f;
+  if (coefficient.is_equal(1)) return body;
+  if (coefficient.is_equal(-1)) return "-" + body;
+  std::string c = ginacText(coefficient);
+  return (c.find('/') != std::string::npos ? "(" + c + ")" : c) + "*" + body;
+}
+
 std::string print(const Expr& e) {
   if (GiNaC::is_a<GiNaC::add>(e)) return printSum(e);
+  if (GiNaC::is_a<GiNaC::mul>(e)) return printProduct(e);
+  if (GiNaC::is_a<GiNaC::power>(e)) {
+    std::string exponent = print(e.op(1));
+    if (!isNumberText(exponent) || exponent[0] == '-' || exponent.find('/') != std::string::npos) exponent = "(" + exponent + ")";
+    return printFactor(e.op(0)) + "^" + exponent;
+  }
   if (GiNaC::is_a<GiNaC::function>(e)) {
     std::string out = GiNaC::ex_to<GiNaC::function>(e).get_name() + "(";
     for (std::size_t i = 0; i < e.nops(); ++i) out += (i ? ", " : "") + print(e.op(i));

@@ -248,7 +248,7 @@ class Tracer {
     e.text = a.text;
     e.loopHeader = header;
     std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
-                      std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + "|" + e.loc.str();
+                      std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes);
     if (auto it = dedup_.find(key); it != dedup_.end()) {
       ++trace_.events[it->second].multiplicity;
       return;
@@ -261,16 +261,7 @@ class Tracer {
   void visit(const ir::Access& a, Frame& frame, std::size_t scope) { emitAccess(a, frame, scope, false); }
 
   void visit(const ir::Alloc& a, Frame& frame, std::size_t scope) {
-    if (a.reallocFrom) {
-      if (auto old = binding(*a.reallocFrom, frame, a.loc)) {
-        Event f;
-        f.kind = EventKind::Free;
-        f.scope = scope;
-        f.container = old->container;
-        f.loc = a.loc;
-        trace_.events.push_back(std::move(f));
-      }
-    }
+    std::optional<Binding> old = a.reallocFrom ? binding(*a.reallocFrom, frame, a.loc) : std::nullopt;
     frame.locals.at(a.container.index).reset();
     auto b = binding(a.container, frame, a.loc);
     Event e;
@@ -283,19 +274,21 @@ class Tracer {
     e.alignment = a.alignment;
     trace_.containers[b->container].sizeBytes = e.sizeBytes;
     trace_.events.push_back(std::move(e));
+    if (old) emitFree(old->container, scope, a.loc);
   }
 
-  void visit(const ir::Free& f, Frame& frame, std::size_t scope) {
-    auto b = binding(f.container, frame, f.loc);
-    if (!b) return;
+  void emitFree(std::size_t container, std::size_t scope, const ir::SourceLoc& loc) {
     Event e;
     e.kind = EventKind::Free;
     e.scope = scope;
-    e.container = b->container;
-    e.loc = f.loc;
+    e.container = container;
+    e.loc = loc;
     trace_.events.push_back(std::move(e));
   }
 
+  void visit(const ir::Free& f, Frame& frame, std::size_t scope) {
+    if (auto b = binding(f.container, frame, f.loc)) emitFree(b->container, scope, f.loc);
+  }
   void visit(const ir::Loop& l, Frame& frame, std::size_t parent) {
     Scope s;
     s.kind = ScopeKind::Loop;
@@ -416,11 +409,17 @@ std::vector<std::string> entryPoints(const ir::Program& program, const std::vect
     return requested;
   }
   if (program.findFunction("main")) return {"main"};
-  std::set<std::string> called;
-  for (const auto& f : program.functions) collectCallees(f.body, called);
+  std::set<std::string> calledByAnother;
+  for (const auto& f : program.functions) {
+    std::set<std::string> callees;
+    collectCallees(f.body, callees);
+    callees.erase(f.name);
+    calledByAnother.insert(callees.begin(), callees.end());
+  }
   std::vector<std::string> out;
   for (const auto& f : program.functions)
-    if (!called.count(f.name)) out.push_back(f.name);
+    if (!calledByAnother.count(f.name)) out.push_back(f.name);
+  if (out.empty() && !program.functions.empty()) out.push_back(program.functions.front().name);  // every function is in a cycle
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include "symbolic/expr.hpp"
 
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -21,7 +22,7 @@ struct Options {
   std::vector<std::string> paths;                 // .c files and directories (every .c below)
   std::optional<std::string> compileCommandsDir;  // -p: directory holding compile_commands.json
   std::vector<std::string> includeDirs;           // -I
-  std::vector<Define> defines;                    // -D
+  std::vector<Define> defines;                    // -D (NAME=VALUE only if the sources use NAME as a macro)
   bool traceScalars = false;                      // also global scalars as containers
 };
 
@@ -43,6 +44,10 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx);
 
 /// The .c files named by "paths", directories expanded recursively, sorted.
 std::vector<std::string> collectSources(const std::vector<std::string>& paths);
+
+/// The names among "candidates" that a preprocessor directive of the user's files mentions.
+std::set<std::string> namesUsedAsMacros(const std::vector<std::string>& candidates, const std::vector<std::string>& sources,
+                                        const std::vector<std::string>& includeDirs);
 
 /// A path as shown to users: relative to the working directory when below it.
 std::string displayPath(const std::string& path);

@@ -1,0 +1,51 @@
+// Report formats against golden files (tests/golden/*.txt, *.json); regenerate with
+// tests/update_golden.sh and review the diff.
+#include "reports/analysis.hpp"
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+using namespace cats;
+
+TEST_CASE("text and JSON reports match their golden files", "[reports][golden]") {
+  test::AnalyzeOptions multiply;
+  multiply.entries = {"multiply"};
+  trace::Trace matmul = test::analyze({"examples/matmul-heap"}, multiply);
+  CHECK(report::analysisText(matmul) == test::readFile(test::sourcePath("tests/golden/matmul-heap.multiply.txt")));
+  CHECK(report::analysisJson(matmul) == test::readFile(test::sourcePath("tests/golden/matmul-heap.multiply.json")));
+  trace::Trace spmv = test::analyze({"examples/spmv-csr"});
+  CHECK(report::analysisText(spmv) == test::readFile(test::sourcePath("tests/golden/spmv-csr.txt")));
+  CHECK(report::analysisJson(spmv) == test::readFile(test::sourcePath("tests/golden/spmv-csr.json")));
+}
+
+TEST_CASE("the JSON report holds every field of the contract", "[reports][json]") {
+  auto j = nlohmann::json::parse(report::analysisJson(test::analyze({"examples/particles-aos"})));
+  CHECK(j["format"] == "cats-static-analysis");
+  CHECK(j["version"] == 1);
+  for (const auto& c : j["containers"])
+    for (const char* key : {"name", "kind", "element_bytes", "size_bytes"}) CHECK(c.contains(key));
+  REQUIRE(!j["accesses"].empty());
+  for (const auto& a : j["accesses"]) {
+    for (const char* key : {"function", "file", "line", "column", "name", "container", "mode", "bytes", "offset", "class",
+                            "stride_bytes", "indirect_via", "stack"})
+      CHECK(a.contains(key));
+    CHECK((a["mode"] == "read" || a["mode"] == "write"));
+  }
+  CHECK(j["histograms"]["program"]["stride-k"].get<int>() > 0);
+}
+
+TEST_CASE("histograms count every access once", "[reports]") {
+  trace::Trace t = test::analyze({"examples/spmv-csr"});
+  report::Histograms h = report::histograms(t);
+  std::size_t accesses = 0;
+  for (const auto& e : t.events) accesses += e.kind == trace::EventKind::Access;
+  CHECK(h.program.total() == accesses);
+  std::size_t byContainer = 0, byFunction = 0;
+  for (const auto& [name, hist] : h.byContainer) byContainer += hist.total();
+  for (const auto& [name, hist] : h.byFunction) byFunction += hist.total();
+  CHECK(byContainer == accesses);
+  CHECK(byFunction == accesses);
+  CHECK(h.byContainer.at("x").counts[static_cast<std::size_t>(trace::AccessClass::Indirect)] == 1);
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Regenerates tests/golden/ from the current build. Review `git diff tests/golden` before
+# committing: a golden file is an assertion, not a snapshot to accept blindly.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-build/driver/cats-static}
+golden=tests/golden
+
+accesses() {  # name path [--entry f]
+  local name=$1 path=$2; shift 2
+  "$bin" analyze "$path" "$@" --format json 2>/dev/null | python3 -c '
+import json, sys
+a = json.load(sys.stdin)
+for x in a["accesses"]:
+    line = "%s %d:%d %s %s -> %s %s" % (x["function"], x["line"], x["column"], x["mode"], x["text"], x["container"], x["class"])
+    if x["stride_bytes"] is not None: line += " stride=" + x["stride_bytes"]
+    for v in x["indirect_via"]: line += " via=" + v
+    if x["invariant_in_innermost_loop"]: line += " invariant"
+    if x["approximate"]: line += " approximate"
+    if x["loop_header"]: line += " header"
+    print(line)
+' > "$golden/$name.accesses"
+}
+
+accesses matmul-stack examples/matmul-stack
+accesses matmul-static examples/matmul-static
+accesses matmul-heap examples/matmul-heap
+accesses matmul-heap.multiply examples/matmul-heap --entry multiply
+accesses matmul-ikj examples/matmul-ikj
+accesses jacobi-2d examples/jacobi-2d
+accesses transpose examples/transpose
+accesses spmv-csr examples/spmv-csr
+accesses particles-aos examples/particles-aos
+accesses multifile examples/multifile/src
+accesses alloc-in-loop examples/alloc-in-loop
+
+"$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
+"$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"
+"$bin" analyze examples/spmv-csr > "$golden/spmv-csr.txt" 2>/dev/null
+"$bin" analyze examples/spmv-csr --format json > "$golden/spmv-csr.json" 2>/dev/null
+echo "golden files regenerated in $golden"
