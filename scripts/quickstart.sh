@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# One command for a newcomer: install dependencies, build, analyse a bundled example.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+scripts/build.sh build
+echo
+echo "== cats-static analyze examples/matmul-heap --entry multiply"
+build/driver/cats-static analyze examples/matmul-heap --entry multiply
