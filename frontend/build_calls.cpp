@@ -124,6 +124,7 @@ Value FunctionBuilder::allocation(const clang::CallExpr* c, const std::string& c
   ir::Container container = describeContainer(name, ir::ContainerKind::Heap, element.isNull() || element->isVoidType() ? ast_.CharTy : element,
                                               ast_, noVla, state_.ctx);
   container.dims.clear();
+  container.isScalar = false;
   container.sizeBytes = alloc.sizeBytes;
   container.alignment = alloc.alignment;
   container.loc = alloc.loc;

@@ -102,7 +102,11 @@ Value FunctionBuilder::evalCast(const clang::CastExpr* cast, const std::string& 
       return eval(sub, nameHint);
     }
     case CastKind::CK_ArrayToPointerDecay: {
-      if (auto l = lvalue(sub)) return Value::ofPointer(l->where);
+      if (auto l = lvalue(sub)) {
+        PointerValue p = l->where;
+        p.field = l->field;
+        return Value::ofPointer(p);
+      }
       return Value::unknown();
     }
     case CastKind::CK_IntegralToPointer:
@@ -311,14 +315,14 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
     Value base = eval(sub->getBase());
     Value index = eval(sub->getIdx());
     if (base.kind != Value::Kind::Pointer) return std::nullopt;
-    Location l{base.pointer, sub->getType(), {}};
+    Location l{base.pointer, sub->getType(), base.pointer.field};
     l.where.offset = base.pointer.offset + scalarOrUnknown(index, "index") * typeBytes(sub->getType());
     return l;
   }
   if (const auto* op = dyn_cast<clang::UnaryOperator>(e); op && op->getOpcode() == clang::UO_Deref) {
     Value base = eval(op->getSubExpr());
     if (base.kind != Value::Kind::Pointer) return std::nullopt;
-    return Location{base.pointer, op->getType(), {}};
+    return Location{base.pointer, op->getType(), base.pointer.field};
   }
   if (const auto* member = dyn_cast<clang::MemberExpr>(e)) {
     const auto* field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
@@ -326,7 +330,8 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
     std::optional<Location> base;
     if (member->isArrow()) {
       Value pointer = eval(member->getBase());
-      if (pointer.kind == Value::Kind::Pointer) base = Location{pointer.pointer, member->getBase()->getType()->getPointeeType(), {}};
+      if (pointer.kind == Value::Kind::Pointer)
+        base = Location{pointer.pointer, member->getBase()->getType()->getPointeeType(), pointer.pointer.field};
     } else {
       base = lvalue(member->getBase());
     }
@@ -376,6 +381,7 @@ Value FunctionBuilder::read(const Location& l, const clang::Expr* at) {
       std::replace(name.begin(), name.end(), '.', '_');
       auto noVla = [&](const clang::Expr*) -> sym::Expr { return freshUnknown("extent", "extent behind a loaded pointer"); };
       ir::Container c = describeContainer(name, ir::ContainerKind::Pointee, type->getPointeeType(), ast_, noVla, state_.ctx);
+      c.isScalar = false;
       c.sizeBytes = freshUnknown("size_" + name, "memory behind pointers loaded from " + base);
       c.loc = loc(at->getBeginLoc());
       index = addLocal(std::move(c));

@@ -41,6 +41,7 @@ void FunctionBuilder::declareParameters() {
         pointee.sizeBytes = freshUnknown("size_" + param.name, "size of the memory behind pointer parameter " + param.name);
       }
       pointee.isRestrict = type.isRestrictQualified();
+      pointee.isScalar = false;
       pointee.symbol = param.symbol;
       pointee.loc = loc(p->getLocation());
       param.container = addLocal(std::move(pointee));

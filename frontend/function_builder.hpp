@@ -19,7 +19,8 @@ namespace cats::frontend {
 struct PointerValue {
   ir::ContainerRef container;
   sym::Expr offset = 0;
-  std::string name;  // variable the pointer came from, as written at the access
+  std::string name;   // variable the pointer came from, as written at the access
+  std::string field;  // struct field path when the pointer came from an array field
 };
 
 /// What an rvalue evaluates to.

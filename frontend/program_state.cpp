@@ -60,6 +60,7 @@ std::optional<ir::ContainerRef> ProgramState::global(const clang::VarDecl* var) 
   ir::Container c = describeContainer(name, kind, type, *ast_, noVla, ctx);
   if (kind == ir::ContainerKind::Pointee) {
     c.dims.clear();
+    c.isScalar = false;
     c.sizeBytes = ctx.freshSymbol("unknown_size_" + name, sym::SymbolKind::Unknown, "memory behind global pointer " + name);
   }
   c.alignment = std::max<std::int64_t>(c.alignment, ast_->getDeclAlign(var).getQuantity());

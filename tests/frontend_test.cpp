@@ -149,7 +149,10 @@ TEST_CASE("containers: globals, statics, stack arrays, VLAs, heap and parameters
   const auto& field = test::findAccess(t, "table[2].v", ir::AccessMode::Read);
   CHECK(sym::print(field.offset) == "72");
   CHECK(field.field == "v");
-  CHECK(sym::print(test::findAccess(t, "table[3].k[2]", ir::AccessMode::Read).offset) == "120");
+  const auto& arrayField = test::findAccess(t, "table[3].k[2]", ir::AccessMode::Read);
+  CHECK(sym::print(arrayField.offset) == "120");
+  CHECK(arrayField.field == "k");
+  CHECK(!container("h").isScalar);
   std::size_t allocs = 0, frees = 0;
   for (const auto& e : t.events) {
     allocs += e.kind == trace::EventKind::Alloc;

@@ -177,6 +177,11 @@ class Reader {
     }
   }
 
+  const ordered_json& member(const ordered_json& j, const char* key, const std::string& where) const {
+    if (!j.is_object() || !j.contains(key)) throw TraceFormatError(where + ": missing field '" + key + "'");
+    return j.at(key);
+  }
+
   sym::Expr expr(const ordered_json& j, const char* key, const std::string& where) const {
     std::string text = get<std::string>(j, key, where);
     try {
@@ -206,7 +211,7 @@ class Reader {
       case sym::ConditionOp::And:
       case sym::ConditionOp::Or:
       case sym::ConditionOp::Not:
-        for (const auto& o : j.at("operands")) c.operands.push_back(condition(o, where + ".operands"));
+        for (const auto& o : member(j, "operands", where)) c.operands.push_back(condition(o, where + ".operands"));
         break;
       default:
         c.lhs = expr(j, "lhs", where);
@@ -285,13 +290,13 @@ Trace readTraceJson(const std::string& text) {
   t.entries = r.get<std::vector<std::string>>(root, "entries", "trace");
   t.bindings = r.get<std::map<std::string, std::string>>(root, "bindings", "trace");
   t.approximate = r.get<bool>(root, "approximate", "trace");
-  for (const auto& s : root.at("symbols")) {
+  for (const auto& s : r.member(root, "symbols", "trace")) {
     auto kind = parseEnum<sym::SymbolKind>(r.get<std::string>(s, "kind", "symbols"), sym::parseSymbolKind, "symbols.kind");
     std::string name = r.get<std::string>(s, "name", "symbols");
     if (t.context.symbol(name, kind, r.get<std::string>(s, "note", "symbols")).get_name() != name)
       throw TraceFormatError("symbols: '" + name + "' is declared twice");
   }
-  for (const auto& j : root.at("containers")) {
+  for (const auto& j : r.member(root, "containers", "trace")) {
     std::string where = "containers[" + std::to_string(t.containers.size()) + "]";
     Container c;
     c.id = r.get<std::size_t>(j, "id", where);
@@ -301,8 +306,8 @@ Trace readTraceJson(const std::string& text) {
     c.elementType = r.get<std::string>(j, "element_type", where);
     c.elementBytes = r.get<std::int64_t>(j, "element_bytes", where);
     c.sizeBytes = r.expr(j, "size_bytes", where);
-    for (const auto& d : j.at("dims")) c.dims.push_back(t.context.parse(d.get<std::string>()));
-    for (const auto& f : j.at("fields"))
+    for (const auto& d : r.member(j, "dims", where)) c.dims.push_back(t.context.parse(d.get<std::string>()));
+    for (const auto& f : r.member(j, "fields", where))
       c.fields.push_back(ir::Field{r.get<std::string>(f, "name", where), r.get<std::int64_t>(f, "offset", where),
                                    r.get<std::int64_t>(f, "bytes", where), r.get<std::string>(f, "type", where)});
     c.alignment = r.get<std::int64_t>(j, "alignment", where);
@@ -311,13 +316,13 @@ Trace readTraceJson(const std::string& text) {
     c.loc = r.loc(j, where);
     t.containers.push_back(std::move(c));
   }
-  for (const auto& j : root.at("scopes")) {
+  for (const auto& j : r.member(root, "scopes", "trace")) {
     std::string where = "scopes[" + std::to_string(t.scopes.size()) + "]";
     Scope s;
     s.id = r.get<std::size_t>(j, "id", where);
     if (s.id != t.scopes.size()) throw TraceFormatError(where + ".id: ids must count up from 0");
-    if (!j.at("parent").is_null()) {
-      s.parent = j.at("parent").get<std::size_t>();
+    if (!r.member(j, "parent", where).is_null()) {
+      s.parent = r.member(j, "parent", where).get<std::size_t>();
       if (*s.parent >= s.id) throw TraceFormatError(where + ".parent: a parent comes before its children");
     }
     s.kind = parseEnum<ScopeKind>(r.get<std::string>(j, "kind", where), parseScopeKind, where + ".kind");
@@ -336,12 +341,12 @@ Trace readTraceJson(const std::string& text) {
     }
     if (s.kind == ScopeKind::Branch) {
       s.arm = r.get<std::string>(j, "arm", where);
-      s.condition = r.condition(j.at("condition"), where + ".condition");
-      if (!j.at("decided").is_null()) s.decided = j.at("decided").get<bool>();
+      s.condition = r.condition(r.member(j, "condition", where), where + ".condition");
+      if (!r.member(j, "decided", where).is_null()) s.decided = r.member(j, "decided", where).get<bool>();
     }
     t.scopes.push_back(std::move(s));
   }
-  for (const auto& j : root.at("events")) {
+  for (const auto& j : r.member(root, "events", "trace")) {
     std::string where = "events[" + std::to_string(t.events.size()) + "]";
     Event e;
     e.kind = parseEnum<EventKind>(r.get<std::string>(j, "kind", where), parseEventKind, where + ".kind");
@@ -361,7 +366,7 @@ Trace readTraceJson(const std::string& text) {
       e.multiplicity = r.get<std::size_t>(j, "multiplicity", where);
       Classification& c = e.classification;
       c.kind = parseEnum<AccessClass>(r.get<std::string>(j, "class", where), parseAccessClass, where + ".class");
-      if (!j.at("stride_bytes").is_null()) c.strideBytes = r.expr(j, "stride_bytes", where);
+      if (!r.member(j, "stride_bytes", where).is_null()) c.strideBytes = r.expr(j, "stride_bytes", where);
       c.strideIterator = r.get<std::string>(j, "stride_iterator", where);
       c.indirectVia = r.get<std::vector<std::string>>(j, "indirect_via", where);
       c.invariantInInnermostLoop = r.get<bool>(j, "invariant_in_innermost_loop", where);
@@ -374,7 +379,7 @@ Trace readTraceJson(const std::string& text) {
     }
     t.events.push_back(std::move(e));
   }
-  for (const auto& j : root.at("diagnostics")) {
+  for (const auto& j : r.member(root, "diagnostics", "trace")) {
     ir::Diagnostic d;
     d.severity = parseEnum<ir::Severity>(r.get<std::string>(j, "severity", "diagnostics"), parseSeverity, "diagnostics.severity");
     d.loc = r.loc(j, "diagnostics");

@@ -87,6 +87,8 @@ class Tracer {
     for (const auto& name : trace_.entries) enterEntry(*program_.findFunction(name));
     for (const auto& d : trace_.diagnostics)
       if (d.severity != ir::Severity::Note) trace_.approximate = true;
+    for (const auto& e : trace_.events)
+      if (e.kind == EventKind::Access && e.classification.approximate) trace_.approximate = true;
     return std::move(trace_);
   }
 
@@ -248,7 +250,7 @@ class Tracer {
     e.text = a.text;
     e.loopHeader = header;
     std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
-                      std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes);
+                      std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + (header ? "|header" : "");
     if (auto it = dedup_.find(key); it != dedup_.end()) {
       ++trace_.events[it->second].multiplicity;
       return;

@@ -35,9 +35,9 @@ struct Scope {
   // Branch
   std::string arm;
   sym::Condition condition;
-  std::optional<bool> decided;  // the condition's value when the parameters decide it
+  std::optional<bool> decided;  // the condition's value when it folds to a number after substitution
 
-  std::string label() const;  // "loop i", "call kernel@a.c:12", "then (i < n)", ...
+  std::string label() const;  // "main", "kernel@a.c:12", "loop i", "if@14 then", "parallel@9"
 };
 
 enum class AccessClass { Constant, Stride1, StrideK, Indirect };
@@ -50,7 +50,7 @@ struct Classification {
   std::string strideIterator;            // iterator of the innermost loop the offset depends on
   std::vector<std::string> indirectVia;  // containers whose values appear in the offset
   bool invariantInInnermostLoop = false;
-  bool approximate = false;              // an unknown value went into the offset
+  bool approximate = false;  // a warning was issued or some access is approximate              // an unknown value went into the offset
 };
 
 struct Container {
@@ -101,7 +101,7 @@ struct Trace {
   std::vector<Scope> scopes;
   std::vector<Event> events;
   std::vector<ir::Diagnostic> diagnostics;
-  bool approximate = false;
+  bool approximate = false;  // a warning was issued or some access is approximate
 
   /// Scope ids from the root to "scope", root excluded.
   std::vector<std::size_t> stack(std::size_t scope) const;
