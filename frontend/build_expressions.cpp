@@ -189,6 +189,10 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   std::string hint;
   if (const auto* ref = dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = ref->getDecl()->getNameAsString();
   Value rhs = eval(op->getRHS(), hint);
+  if (const clang::VarDecl* pointer = globalPointer(op->getLHS())) {
+    if (!compound) bindAllocationToGlobal(rhs, pointer);
+    if (!state_.options.traceScalars) return rhs;
+  }
   auto target = lvalue(op->getLHS());
   if (!target) return Value::unknown();
   Value result = rhs;
@@ -198,6 +202,22 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   }
   emitAccess(*target, ir::AccessMode::Write, op->getLHS());
   return result;
+}
+
+/* The global pointer variable "e" names, if any. */
+const clang::VarDecl* FunctionBuilder::globalPointer(const clang::Expr* e) const {
+  const auto* ref = dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+  const auto* var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  return var && var->hasGlobalStorage() && var->getType()->isPointerType() ? var : nullptr;
+}
+
+/* A global pointer is its own container: an allocation just stored into it allocates that
+   container rather than a fresh one. */
+void FunctionBuilder::bindAllocationToGlobal(const Value& rhs, const clang::VarDecl* pointer) {
+  if (rhs.kind != Value::Kind::Pointer || current_->empty()) return;
+  auto* alloc = std::get_if<ir::Alloc>(&current_->back().value);
+  if (!alloc || !(alloc->container == rhs.pointer.container)) return;
+  if (auto global = state_.global(pointer)) alloc->container = *global;
 }
 
 Value FunctionBuilder::evalUnary(const clang::UnaryOperator* op) {

@@ -91,6 +91,8 @@ class FunctionBuilder {
   Value read(const Location& loc, const clang::Expr* at);
   std::optional<Location> lvalue(const clang::Expr* e);
   const clang::VarDecl* registerVariable(const clang::Expr* e) const;
+  const clang::VarDecl* globalPointer(const clang::Expr* e) const;
+  void bindAllocationToGlobal(const Value& rhs, const clang::VarDecl* pointer);
   void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at);
   sym::Condition condition(const clang::Expr* e);
   sym::Expr scalarOrUnknown(const Value& v, const std::string& what);

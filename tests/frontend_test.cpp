@@ -162,6 +162,21 @@ TEST_CASE("containers: globals, statics, stack arrays, VLAs, heap and parameters
   CHECK(frees == 2 /* stack at end */ + 1 /* realloc frees h */ + 4);
 }
 
+TEST_CASE("a global pointer is one container that malloc allocates", "[frontend][containers]") {
+  trace::Trace t = test::analyzeSource(R"(
+    #include <stdlib.h>
+    double *A;
+    void init(int n) { A = malloc(n * sizeof(double)); }
+    void use(int n) { for (int i = 0; i < n; i++) A[i] = 0; }
+    int main(void) { init(100); use(100); free(A); return 0; })");
+  REQUIRE(t.containers.size() == 1);
+  CHECK(t.containers[0].name == "A");
+  std::vector<std::string> kinds;
+  for (const auto& e : t.events) kinds.push_back(std::string(trace::toString(e.kind)) + " " + t.containers.at(e.container).name);
+  CHECK(kinds == std::vector<std::string>{"alloc A", "access A", "free A"});
+  CHECK(sym::print(t.containers[0].sizeBytes) == "800");
+}
+
 TEST_CASE("branches record their conditions; ?: is a branch too", "[frontend][branches]") {
   trace::Trace t = test::analyzeSource(R"(
     void f(int n, double *a, double *b) {

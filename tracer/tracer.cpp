@@ -264,7 +264,7 @@ class Tracer {
 
   void visit(const ir::Alloc& a, Frame& frame, std::size_t scope) {
     std::optional<Binding> old = a.reallocFrom ? binding(*a.reallocFrom, frame, a.loc) : std::nullopt;
-    frame.locals.at(a.container.index).reset();
+    if (a.container.scope == ir::ContainerRef::Scope::Local) frame.locals.at(a.container.index).reset();
     auto b = binding(a.container, frame, a.loc);
     Event e;
     e.kind = EventKind::Alloc;

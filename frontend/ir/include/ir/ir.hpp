@@ -80,7 +80,7 @@ enum class AllocFunction { Malloc, Calloc, Realloc, AlignedAlloc, PosixMemalign,
 std::string_view toString(AllocFunction f);
 
 struct Alloc {
-  ContainerRef container;  // always Local: the allocation site
+  ContainerRef container;  // the allocation site (Local), or a global pointer's container
   AllocFunction function = AllocFunction::Malloc;
   sym::Expr sizeBytes = 0;
   std::int64_t alignment = 16;
