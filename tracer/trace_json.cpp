@@ -2,7 +2,11 @@
 // the trace's own symbol table, so a round trip gives equal expressions.
 #include "tracer/trace_json.hpp"
 
+#include "ir/dump.hpp"
+
 #include <nlohmann/json.hpp>
+
+#include <functional>
 
 namespace cats::trace {
 
@@ -10,16 +14,7 @@ using nlohmann::ordered_json;
 
 namespace {
 
-std::string comparisonText(ir::Comparison c) {
-  switch (c) {
-    case ir::Comparison::Less: return "<";
-    case ir::Comparison::LessEqual: return "<=";
-    case ir::Comparison::Greater: return ">";
-    case ir::Comparison::GreaterEqual: return ">=";
-    case ir::Comparison::NotEqual: return "!=";
-  }
-  return "<";
-}
+using ir::comparisonText;
 
 const std::vector<std::pair<sym::ConditionOp, std::string>>& conditionOps() {
   static const std::vector<std::pair<sym::ConditionOp, std::string>> ops = {
@@ -231,43 +226,32 @@ Enum parseEnum(const std::string& text, Parse parse, const std::string& where) {
   return *value;
 }
 
-std::optional<ir::ContainerKind> parseContainerKind(std::string_view text) {
-  for (auto k : {ir::ContainerKind::Global, ir::ContainerKind::Static, ir::ContainerKind::Stack, ir::ContainerKind::Heap,
-                 ir::ContainerKind::Parameter, ir::ContainerKind::Pointee})
-    if (ir::toString(k) == text) return k;
-  return std::nullopt;
+/* The value of "values" whose name (per toString) is "text". */
+template <typename Enum, typename Name>
+std::function<std::optional<Enum>(std::string_view)> byName(std::initializer_list<Enum> values, Name name) {
+  std::vector<Enum> all(values);
+  return [all, name](std::string_view text) -> std::optional<Enum> {
+    for (Enum v : all)
+      if (name(v) == text) return v;
+    return std::nullopt;
+  };
 }
 
-std::optional<ir::AllocFunction> parseAllocFunction(std::string_view text) {
-  for (auto f : {ir::AllocFunction::Malloc, ir::AllocFunction::Calloc, ir::AllocFunction::Realloc, ir::AllocFunction::AlignedAlloc,
-                 ir::AllocFunction::PosixMemalign, ir::AllocFunction::StackArray, ir::AllocFunction::StaticArray})
-    if (ir::toString(f) == text) return f;
-  return std::nullopt;
-}
-
-std::optional<ir::Comparison> parseComparison(std::string_view text) {
-  for (auto c : {ir::Comparison::Less, ir::Comparison::LessEqual, ir::Comparison::Greater, ir::Comparison::GreaterEqual, ir::Comparison::NotEqual})
-    if (comparisonText(c) == text) return c;
-  return std::nullopt;
-}
-
-std::optional<ir::Severity> parseSeverity(std::string_view text) {
-  for (auto s : {ir::Severity::Note, ir::Severity::Warning, ir::Severity::Error})
-    if (ir::toString(s) == text) return s;
-  return std::nullopt;
-}
-
-std::optional<ir::AccessMode> parseMode(std::string_view text) {
-  for (auto m : {ir::AccessMode::Read, ir::AccessMode::Write})
-    if (ir::toString(m) == text) return m;
-  return std::nullopt;
-}
-
-std::optional<EventKind> parseEventKind(std::string_view text) {
-  for (auto k : {EventKind::Alloc, EventKind::Free, EventKind::Access})
-    if (toString(k) == text) return k;
-  return std::nullopt;
-}
+const auto parseContainerKind = byName({ir::ContainerKind::Global, ir::ContainerKind::Static, ir::ContainerKind::Stack,
+                                        ir::ContainerKind::Heap, ir::ContainerKind::Parameter, ir::ContainerKind::Pointee},
+                                       [](auto v) { return std::string(ir::toString(v)); });
+const auto parseAllocFunction = byName({ir::AllocFunction::Malloc, ir::AllocFunction::Calloc, ir::AllocFunction::Realloc,
+                                        ir::AllocFunction::AlignedAlloc, ir::AllocFunction::PosixMemalign,
+                                        ir::AllocFunction::StackArray, ir::AllocFunction::StaticArray},
+                                       [](auto v) { return std::string(ir::toString(v)); });
+const auto parseComparison = byName({ir::Comparison::Less, ir::Comparison::LessEqual, ir::Comparison::Greater,
+                                     ir::Comparison::GreaterEqual, ir::Comparison::NotEqual},
+                                    [](auto v) { return comparisonText(v); });
+const auto parseSeverity = byName({ir::Severity::Note, ir::Severity::Warning, ir::Severity::Error},
+                                  [](auto v) { return std::string(ir::toString(v)); });
+const auto parseMode = byName({ir::AccessMode::Read, ir::AccessMode::Write}, [](auto v) { return std::string(ir::toString(v)); });
+const auto parseEventKind = byName({EventKind::Alloc, EventKind::Free, EventKind::Access},
+                                   [](auto v) { return std::string(toString(v)); });
 
 }  // namespace
 
