@@ -37,7 +37,7 @@ const clang::VarDecl* FunctionBuilder::registerVariable(const clang::Expr* e) co
   if (!ref) return nullptr;
   const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl());
   if (!var || var->hasGlobalStorage() || var->getType()->isArrayType() || var->getType()->isRecordType()) return nullptr;
-  return var;
+  return arrays_.count(var) ? nullptr : var;
 }
 
 Value FunctionBuilder::eval(const clang::Expr* e, const std::string& nameHint) {

@@ -123,7 +123,26 @@ std::string matchIncrement(const clang::Expr* inc, ForPattern& p) {
   return "increment is not i++, i--, i += k, i -= k or i = i + k";
 }
 
+/// Local variables whose address is taken anywhere in a statement.
+class AddressTaken : public clang::RecursiveASTVisitor<AddressTaken> {
+ public:
+  std::set<const clang::VarDecl*> found;
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->getOpcode() != clang::UO_AddrOf) return true;
+    if (const auto* ref = dyn_cast<clang::DeclRefExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
+      if (const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl()); var && !var->hasGlobalStorage() && !var->getType()->isArrayType())
+        found.insert(var);
+    return true;
+  }
+};
+
 }  // namespace
+
+std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body) {
+  AddressTaken visitor;
+  visitor.TraverseStmt(const_cast<clang::Stmt*>(body));
+  return visitor.found;
+}
 
 std::vector<sym::Symbol> FunctionBuilder::forgetAssignedIn(const clang::Stmt* body, const clang::VarDecl* except,
                                                            const ir::SourceLoc& where) {

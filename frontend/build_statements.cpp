@@ -15,6 +15,7 @@ ir::Function FunctionBuilder::build() {
   function_.name = decl_.getNameAsString();
   function_.loc = loc(decl_.getLocation());
   current_ = &function_.body;
+  addressTaken_ = addressTakenLocals(decl_.getBody());
   declareParameters();
   statement(decl_.getBody());
   return std::move(function_);
@@ -153,10 +154,32 @@ void FunctionBuilder::declaration(const clang::VarDecl* var) {
     if (var->getInit()) eval(var->getInit());
     return;
   }
+  if (state_.options.traceScalars && addressTaken_.count(var)) return memoryScalar(var);
   Value value = var->getInit() ? eval(var->getInit(), name) : Value::unknown();
   if (value.kind == Value::Kind::Unknown && type->isIntegralOrEnumerationType())
     value = Value::ofScalar(freshUnknown(name, var->getInit() ? "value of " + name + " is not followed" : "uninitialised " + name));
   env_[var] = value;
+}
+
+/* A local scalar whose address is taken lives in memory: with --scalars it is a stack container. */
+void FunctionBuilder::memoryScalar(const clang::VarDecl* var) {
+  auto none = [&](const clang::Expr*) -> sym::Expr { return 0; };
+  ir::Container c = describeContainer(var->getNameAsString(), ir::ContainerKind::Stack, var->getType(), ast_, none, state_.ctx);
+  c.symbol = state_.ctx.symbol(c.name, sym::SymbolKind::Container);
+  c.name = c.symbol.get_name();
+  c.loc = loc(var->getLocation());
+  ir::Alloc alloc;
+  alloc.function = ir::AllocFunction::StackArray;
+  alloc.sizeBytes = c.sizeBytes;
+  alloc.alignment = c.alignment;
+  alloc.loc = c.loc;
+  alloc.container = ir::ContainerRef{ir::ContainerRef::Scope::Local, addLocal(std::move(c))};
+  arrays_[var] = alloc.container;
+  append(ir::Node{std::move(alloc)});
+  if (const clang::Expr* init = var->getInit()) {
+    eval(init);
+    emitAccess(Location{PointerValue{arrays_[var], 0, var->getNameAsString()}, var->getType(), {}}, ir::AccessMode::Write, init);
+  }
 }
 
 void FunctionBuilder::mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,

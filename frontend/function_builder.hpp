@@ -43,6 +43,9 @@ struct Location {
   std::string field;
 };
 
+/// Local variables of "body" whose address is taken (build_loops.cpp).
+std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
+
 class FunctionBuilder {
  public:
   FunctionBuilder(ProgramState& state, clang::ASTContext& ast, const clang::FunctionDecl& decl);
@@ -55,7 +58,8 @@ class FunctionBuilder {
   ir::Function function_;
   ir::Block* current_ = nullptr;
   std::map<const clang::VarDecl*, Value> env_;                 // register locals and params
-  std::map<const clang::VarDecl*, ir::ContainerRef> arrays_;   // local arrays
+  std::map<const clang::VarDecl*, ir::ContainerRef> arrays_;   // local arrays and in-memory scalars
+  std::set<const clang::VarDecl*> addressTaken_;               // locals whose address escapes
   std::map<std::pair<std::string, std::string>, std::size_t> pointees_;  // (container, field) -> local
   int loopDepth_ = 0;
   int switchDepth_ = 0;
@@ -66,6 +70,7 @@ class FunctionBuilder {
   void statement(const clang::Stmt* s);
   void compound(const clang::CompoundStmt* s);
   void declaration(const clang::VarDecl* var);
+  void memoryScalar(const clang::VarDecl* var);
   void ifStatement(const clang::IfStmt* s);
   void switchStatement(const clang::SwitchStmt* s);
   void openmp(const clang::Stmt* s);

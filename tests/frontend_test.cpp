@@ -239,6 +239,15 @@ TEST_CASE("a -D binding fixes an entry parameter; --scalars traces global scalar
   const auto& a = test::findAccess(t, "a[i * n]", ir::AccessMode::Write);
   CHECK(sym::print(*a.classification.strideBytes) == "800");
   CHECK(test::findAccess(t, "total", ir::AccessMode::Write).classification.kind == trace::AccessClass::Constant);
+  trace::Trace local = test::analyzeSource(R"(
+    void bump(int *counter) { *counter += 1; }
+    void f(int n, double *a) { int hits = 0; for (int i = 0; i < n; i++) { a[i] = hits; bump(&hits); } })",
+                                           options);
+  CHECK(t.containers.size() >= 2);
+  const auto& viaPointer = test::findAccess(local, "*counter", ir::AccessMode::Write, "bump");
+  CHECK(local.containers.at(viaPointer.container).name == "hits");
+  CHECK(local.containers.at(viaPointer.container).kind == ir::ContainerKind::Stack);
+  CHECK(test::findAccess(local, "hits", ir::AccessMode::Read).classification.kind == trace::AccessClass::Constant);
 }
 
 TEST_CASE("the IR dump is deterministic", "[frontend][dump]") {
