@@ -408,7 +408,7 @@ Value FunctionBuilder::read(const Location& l, const clang::Expr* at) {
       pointees_[key] = index;
     }
     PointerValue p{ir::ContainerRef{ir::ContainerRef::Scope::Local, index},
-                   sym::load(containerSymbol(l.where.container), l.where.offset.expand()), l.where.name};
+                   sym::load(containerSymbol(l.where.container), l.where.offset.expand()), l.where.name, {}};
     return Value::ofPointer(p);
   }
   return Value::unknown();

@@ -43,6 +43,14 @@ class LoweringConsumer : public clang::ASTConsumer {
  public:
   LoweringConsumer(ProgramState& state, std::set<std::string>& defined) : state_(state), defined_(defined) {}
 
+  /* A non-const global integer with a constant initialiser: a parameter with a default value. */
+  void recordDefault(const clang::VarDecl* var, clang::ASTContext& ast) {
+    if (!var->getType()->isIntegralOrEnumerationType() || var->getType().isConstQualified()) return;
+    const clang::Expr* init = var->getInit();
+    clang::Expr::EvalResult result;
+    if (init && init->EvaluateAsInt(result, ast)) state_.program.defaults[var->getNameAsString()] = result.Val.getInt().getExtValue();
+  }
+
   void HandleTranslationUnit(clang::ASTContext& ast) override {
     state_.beginUnit(ast);
     const auto& sm = ast.getSourceManager();
@@ -56,6 +64,7 @@ class LoweringConsumer : public clang::ASTConsumer {
     for (clang::Decl* decl : ast.getTranslationUnitDecl()->decls()) {
       if (state_.isSystem(decl->getLocation())) continue;
       if (auto* var = clang::dyn_cast<clang::VarDecl>(decl)) {
+        recordDefault(var, ast);
         if (var->getType()->isArrayType() || var->getType()->isPointerType() || var->getType()->isRecordType() ||
             (state_.options.traceScalars && !var->getType().isConstQualified()))
           state_.global(var);

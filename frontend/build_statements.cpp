@@ -203,7 +203,7 @@ void FunctionBuilder::mergeEnvironments(const std::map<const clang::VarDecl*, Va
     else if (var->getType()->isIntegralOrEnumerationType())
       merged[var] = Value::ofScalar(freshUnknown(var->getNameAsString(), "value of " + var->getNameAsString() + " after the branch at " + where.str()));
     else if (first && first->kind == Value::Kind::Pointer)
-      merged[var] = Value::ofPointer(PointerValue{first->pointer.container, freshUnknown("offset_" + var->getNameAsString(), "pointer differs between branch arms"), var->getNameAsString()});
+      merged[var] = Value::ofPointer(PointerValue{first->pointer.container, freshUnknown("offset_" + var->getNameAsString(), "pointer differs between branch arms"), var->getNameAsString(), {}});
     else merged[var] = Value::unknown();
   }
   env_ = std::move(merged);

@@ -28,7 +28,7 @@ TEST_CASE("the trace file names its format and version", "[trace][json]") {
   auto j = nlohmann::json::parse(trace::writeTraceJson(test::analyze({"examples/transpose"})));
   CHECK(j["format"] == "cats-static-trace");
   CHECK(j["version"] == 1);
-  for (const char* key : {"files", "entries", "bindings", "approximate", "symbols", "containers", "scopes", "events", "diagnostics"})
+  for (const char* key : {"files", "entries", "bindings", "defaults", "approximate", "symbols", "containers", "scopes", "events", "diagnostics"})
     CHECK(j.contains(key));
 }
 

@@ -94,3 +94,10 @@ TEST_CASE("an allocation in a loop sits in the loop's scope", "[tracer][alloc]")
   }
   CHECK(found);
 }
+
+TEST_CASE("initial values of global integers are recorded as parameter defaults", "[tracer][defaults]") {
+  trace::Trace t = test::analyzeSource("int n = 500; const int m = 7; long steps; void f(double *a) { for (int i = 0; i < n * m; i++) a[i] = 0; }");
+  CHECK(t.defaults == std::map<std::string, std::int64_t>{{"n", 500}});
+  const trace::Scope& loop = t.scopes.at(*t.innermostLoop(test::findAccess(t, "a[i]", ir::AccessMode::Write).scope));
+  CHECK(sym::print(loop.bound) == "7*n");
+}

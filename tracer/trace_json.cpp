@@ -80,6 +80,7 @@ std::string writeTraceJson(const Trace& t) {
   root["files"] = t.files;
   root["entries"] = t.entries;
   root["bindings"] = t.bindings;
+  root["defaults"] = t.defaults;
   root["approximate"] = t.approximate;
   root["symbols"] = ordered_json::array();
   for (const auto& s : t.context.symbols())
@@ -273,6 +274,7 @@ Trace readTraceJson(const std::string& text) {
   t.files = r.get<std::vector<std::string>>(root, "files", "trace");
   t.entries = r.get<std::vector<std::string>>(root, "entries", "trace");
   t.bindings = r.get<std::map<std::string, std::string>>(root, "bindings", "trace");
+  t.defaults = r.get<std::map<std::string, std::int64_t>>(root, "defaults", "trace");
   t.approximate = r.get<bool>(root, "approximate", "trace");
   for (const auto& s : r.member(root, "symbols", "trace")) {
     auto kind = parseEnum<sym::SymbolKind>(r.get<std::string>(s, "kind", "symbols"), sym::parseSymbolKind, "symbols.kind");

@@ -66,6 +66,7 @@ class Tracer {
     trace_.files = program_.files;
     trace_.diagnostics = program_.diagnostics;
     trace_.bindings = options_.bindings;
+    trace_.defaults = program_.defaults;
     bindParameters();
     trace_.scopes.push_back(Scope{});
     for (const auto& g : program_.globals) {

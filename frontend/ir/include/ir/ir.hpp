@@ -6,6 +6,7 @@
 #include "symbolic/expr.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -185,6 +186,7 @@ struct Program {
   std::vector<Function> functions;
   std::vector<Diagnostic> diagnostics;
   std::vector<std::string> files;  // translation units analysed
+  std::map<std::string, std::int64_t> defaults;  // initial values of non-const global integers (parameters)
 
   const Function* findFunction(const std::string& name) const;
 };

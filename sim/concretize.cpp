@@ -1,0 +1,362 @@
+// Trace to simulation program: the scope tree in program order, formulas with every
+// parameter bound, loop slots by nesting depth, then the register model.
+#include "sim/concretize.hpp"
+
+#include "register_model.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <variant>
+
+namespace cats::sim {
+
+std::optional<BranchPolicy> parseBranchPolicy(const std::string& text) {
+  if (text == "both") return BranchPolicy{BranchPolicy::Kind::Both, 0.5};
+  if (text == "then") return BranchPolicy{BranchPolicy::Kind::Then, 1.0};
+  if (text == "else") return BranchPolicy{BranchPolicy::Kind::Else, 0.0};
+  if (text.rfind("prob:", 0) == 0) {
+    try {
+      std::size_t used = 0;
+      double p = std::stod(text.substr(5), &used);
+      if (used == text.size() - 5 && p >= 0.0 && p <= 1.0) return BranchPolicy{BranchPolicy::Kind::Probability, p};
+    } catch (const std::exception&) {
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<RegisterModel> parseRegisterModel(const std::string& text) {
+  if (text == "O0") return RegisterModel::O0;
+  if (text == "O2") return RegisterModel::O2;
+  return std::nullopt;
+}
+
+namespace {
+
+/// One child of a scope in program order: an event or a nested scope.
+struct Item {
+  std::size_t firstEvent;
+  bool isScope;
+  std::size_t index;
+};
+
+class Compiler {
+ public:
+  Compiler(const trace::Trace& t, const ConcretizeOptions& o) : trace_(t), options_(o), formulas_(t.context) {}
+
+  Program run() {
+    bindParameters();
+    buildChildren();
+    planContainers();
+    for (const Item& item : children_[0]) {
+      if (item.isScope) {
+        program_.body.push_back(Op{FrameOp{compileBlock(item.index, 0)}});
+      } else {
+        addEvent(item.index, program_.statics, 0);
+      }
+    }
+    if (options_.model == RegisterModel::O2) applyRegisterModel(program_.body);
+    return std::move(program_);
+  }
+
+ private:
+  const trace::Trace& trace_;
+  const ConcretizeOptions& options_;
+  FormulaCompiler formulas_;
+  FormulaScope scope_;
+  Program program_;
+  std::vector<std::vector<Item>> children_;
+
+  void bindParameters() {
+    for (const auto& [name, value] : trace_.defaults) scope_.parameters[name] = value;
+    for (const auto& [name, value] : options_.bindings) scope_.parameters[name] = value;
+    for (const auto& [name, text] : trace_.bindings) {
+      try {
+        scope_.parameters[name] = std::stoll(text);
+      } catch (const std::exception&) {
+      }
+    }
+  }
+
+  /* Children of every scope, ordered by the first event of their subtree. */
+  void buildChildren() {
+    std::size_t n = trace_.scopes.size();
+    std::vector<std::size_t> first(n, SIZE_MAX);
+    for (std::size_t e = trace_.events.size(); e-- > 0;) {
+      for (std::optional<std::size_t> s = trace_.events[e].scope; s; s = trace_.scopes[*s].parent) first[*s] = e;
+    }
+    children_.assign(n, {});
+    for (std::size_t e = 0; e < trace_.events.size(); ++e) children_[trace_.events[e].scope].push_back({e, false, e});
+    for (std::size_t s = 1; s < n; ++s)
+      if (first[s] != SIZE_MAX && trace_.scopes[s].parent) children_[*trace_.scopes[s].parent].push_back({first[s], true, s});
+    for (auto& list : children_)
+      std::stable_sort(list.begin(), list.end(), [](const Item& a, const Item& b) {
+        return a.firstEvent != b.firstEvent ? a.firstEvent < b.firstEvent : (a.isScope < b.isScope);
+      });
+  }
+
+  std::string where(std::size_t scope) const {
+    std::ostringstream out;
+    const auto& s = trace_.scopes[scope];
+    out << s.loc.str() << " (" << s.label() << ")";
+    return out.str();
+  }
+
+  /* "e" compiled in the current scope; a missing parameter is a BindingError naming "use". */
+  Formula compile(const sym::Expr& e, const std::string& use) {
+    auto result = formulas_.compile(e, scope_);
+    if (auto* f = std::get_if<Formula>(&result)) return std::move(*f);
+    const FormulaError& error = std::get<FormulaError>(result);
+    if (!error.symbol.empty())
+      throw BindingError("no value for parameter '" + error.symbol + "', used in " + use + "; bind it with -D " +
+                         error.symbol + "=VALUE");
+    throw BindingError(error.message + " in " + use);
+  }
+
+  void planContainers() {
+    for (const auto& c : trace_.containers) {
+      ContainerPlan plan;
+      plan.name = c.name;
+      plan.kind = c.kind;
+      plan.alignment = std::max<std::int64_t>(c.alignment, 1);
+      auto size = formulas_.compile(c.sizeBytes, scope_);
+      if (auto* f = std::get_if<Formula>(&size); f && !f->dependsOnData() && f->terms().empty()) plan.sizeBytes = f->evaluate(nullptr);
+      if (auto it = options_.place.find(c.name); it != options_.place.end()) plan.fixedAddress = it->second;
+      if (auto it = options_.align.find(c.name); it != options_.align.end()) plan.alignment = it->second;
+      program_.containers.push_back(std::move(plan));
+    }
+  }
+
+  void note(const std::string& text) {
+    program_.approximate = true;
+    if (std::find(program_.notes.begin(), program_.notes.end(), text) == program_.notes.end()) program_.notes.push_back(text);
+  }
+
+  void addEvent(std::size_t index, Block& out, int depth) {
+    const trace::Event& e = trace_.events[index];
+    std::string use = "the " + std::string(trace::toString(e.kind)) + " at " + e.loc.str();
+    switch (e.kind) {
+      case trace::EventKind::Access: {
+        AccessOp a;
+        a.tag = static_cast<std::uint32_t>(index);
+        a.container = static_cast<std::uint32_t>(e.container);
+        a.offset = compile(e.offset, "the offset of " + e.text + " at " + e.loc.str());
+        a.bytes = static_cast<std::uint32_t>(e.bytes);
+        a.write = e.mode == ir::AccessMode::Write;
+        a.repeat = static_cast<std::uint32_t>(e.multiplicity);
+        a.randomOffset = a.offset.dependsOnData();
+        if (a.randomOffset)
+          note("data-dependent offsets (" + e.text + " at " + e.loc.str() + ") are drawn uniformly over the container");
+        out.push_back(Op{std::move(a)});
+        return;
+      }
+      case trace::EventKind::Alloc: {
+        AllocOp a;
+        a.container = static_cast<std::uint32_t>(e.container);
+        a.sizeBytes = compile(e.sizeBytes, "the size of " + trace_.containers[e.container].name + " at " + e.loc.str());
+        if (a.sizeBytes.dependsOnData()) note("the size of " + trace_.containers[e.container].name + " depends on data");
+        a.alignment = e.alignment;
+        a.function = e.function;
+        if (auto it = options_.align.find(trace_.containers[e.container].name); it != options_.align.end()) a.alignment = it->second;
+        out.push_back(Op{std::move(a)});
+        return;
+      }
+      case trace::EventKind::Free:
+        out.push_back(Op{FreeOp{static_cast<std::uint32_t>(e.container)}});
+        return;
+    }
+    (void)use;
+    (void)depth;
+  }
+
+  Block compileBlock(std::size_t scope, int depth) {
+    Block out;
+    const auto& items = children_[scope];
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const Item& item = items[i];
+      if (!item.isScope) {
+        addEvent(item.index, out, depth);
+        continue;
+      }
+      const trace::Scope& s = trace_.scopes[item.index];
+      switch (s.kind) {
+        case trace::ScopeKind::Program:
+        case trace::ScopeKind::Parallel: {
+          Block inner = compileBlock(item.index, depth);
+          for (auto& op : inner) out.push_back(std::move(op));
+          break;
+        }
+        case trace::ScopeKind::Function:
+        case trace::ScopeKind::Call: out.push_back(Op{FrameOp{compileBlock(item.index, depth)}}); break;
+        case trace::ScopeKind::Loop: out.push_back(Op{compileLoop(item.index, depth)}); break;
+        case trace::ScopeKind::Branch: {
+          BranchOp branch;
+          std::size_t j = i;
+          while (j < items.size() && items[j].isScope && trace_.scopes[items[j].index].kind == trace::ScopeKind::Branch &&
+                 trace_.scopes[items[j].index].loc == s.loc) {
+            const trace::Scope& arm = trace_.scopes[items[j].index];
+            branch.arms.push_back(Arm{compileCondition(arm.condition, item.index), compileBlock(items[j].index, depth)});
+            ++j;
+          }
+          i = j - 1;
+          out.push_back(Op{std::move(branch)});
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  Condition compileCondition(const sym::Condition& c, std::size_t scope) {
+    Condition out;
+    switch (c.op) {
+      case sym::ConditionOp::True: out.kind = Condition::Kind::Always; break;
+      case sym::ConditionOp::Opaque: out.kind = Condition::Kind::FromData; break;
+      case sym::ConditionOp::And:
+      case sym::ConditionOp::Or:
+      case sym::ConditionOp::Not:
+        out.kind = c.op == sym::ConditionOp::And ? Condition::Kind::And : c.op == sym::ConditionOp::Or ? Condition::Kind::Or : Condition::Kind::Not;
+        for (const auto& o : c.operands) out.operands.push_back(compileCondition(o, scope));
+        break;
+      default:
+        out.kind = Condition::Kind::Relation;
+        out.relation = c.op;
+        out.lhs = compile(c.lhs, "the condition at " + where(scope));
+        out.rhs = compile(c.rhs, "the condition at " + where(scope));
+        if (out.lhs.dependsOnData() || out.rhs.dependsOnData()) out.kind = Condition::Kind::FromData;
+    }
+    return out;
+  }
+
+  LoopOp compileLoop(std::size_t scope, int depth) {
+    const trace::Scope& s = trace_.scopes[scope];
+    if (depth >= kMaxSlots) throw BindingError("loops nested deeper than " + std::to_string(kMaxSlots) + " at " + where(scope));
+    LoopOp loop;
+    loop.slot = depth;
+    program_.slots = std::max(program_.slots, depth + 1);
+    loop.tripsWhenUnknown = options_.unknownTrips;
+    std::string use = "the bounds of " + where(scope);
+    if (s.iterator.empty()) {
+      loop.tripsFromData = true;
+      note("opaque loops (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) + " iteration(s) (--unknown-trips)");
+    } else {
+      sym::Expr end = s.bound;
+      if (s.comparison == ir::Comparison::LessEqual) end = end + 1;
+      if (s.comparison == ir::Comparison::GreaterEqual) end = end - 1;
+      loop.start = compile(s.start, use);
+      loop.end = compile(end, use);
+      loop.step = compile(s.step, use);
+      if (loop.step.dependsOnData() || (loop.step.terms().empty() && loop.step.isLinear() && loop.step.constantTerm() == 0)) {
+        loop.tripsFromData = true;
+        note("a loop step is unknown or zero at " + where(scope));
+      } else {
+        std::int64_t step = loop.step.isLinear() && loop.step.terms().empty() ? loop.step.constantTerm() : 1;
+        loop.increasing = s.comparison == ir::Comparison::Less || s.comparison == ir::Comparison::LessEqual ||
+                          (s.comparison == ir::Comparison::NotEqual && step > 0);
+      }
+      if (loop.start.dependsOnData() || loop.end.dependsOnData()) detectSegment(s, scope, loop);
+      scope_.iteratorSlots[s.iterator] = depth;
+    }
+    if (s.earlyExit) note("loops with an early exit (" + where(scope) + ") run their full trip count");
+    for (const Item& item : children_[scope]) {
+      if (!item.isScope && trace_.events[item.index].loopHeader) addEvent(item.index, loop.header, depth + 1);
+    }
+    std::vector<Item> bodyItems;
+    for (const Item& item : children_[scope])
+      if (item.isScope || !trace_.events[item.index].loopHeader) bodyItems.push_back(item);
+    auto saved = children_[scope];
+    children_[scope] = bodyItems;
+    loop.body = compileBlock(scope, depth + 1);
+    children_[scope] = saved;
+    if (!s.iterator.empty()) scope_.iteratorSlots.erase(s.iterator);
+    return loop;
+  }
+
+  /* CSR rows: start = load(c, o), end = load(c, o + e) with e the element size of c. */
+  void detectSegment(const trace::Scope& s, std::size_t scope, LoopOp& loop) {
+    sym::Expr start = s.start.expand(), end = s.bound.expand();
+    if (sym::isLoad(start) && sym::isLoad(end)) {
+      auto [c1, o1] = sym::loadParts(start);
+      auto [c2, o2] = sym::loadParts(end);
+      const trace::Container* c = findContainer(c1.get_name());
+      if (c && c1.is_equal(c2) && (o2 - o1 - c->elementBytes).expand().is_zero() && c->elementBytes > 0) {
+        std::int64_t segments = program_.containers[c->id].sizeBytes / c->elementBytes - 1;
+        std::int64_t range = iterationRange(scope, s.iterator);
+        if (segments > 0 && range > 0) {
+          loop.segment = true;
+          loop.segmentIndex = compile(sym::idiv(o1, c->elementBytes), "the bounds of " + where(scope));
+          loop.segmentLength = range / segments;
+          note("segment loops (" + where(scope) + ") get equal segments of " + std::to_string(loop.segmentLength) +
+               " iterations (no data for " + c->name + ")");
+          return;
+        }
+      }
+    }
+    loop.tripsFromData = true;
+    note("loop bounds that depend on data (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) +
+         " iteration(s) (--unknown-trips)");
+  }
+
+  const trace::Container* findContainer(const std::string& name) const {
+    for (const auto& c : trace_.containers)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+
+  /* Elements of the smallest container the loop walks contiguously with "iterator". */
+  std::int64_t iterationRange(std::size_t scope, const std::string& iterator) const {
+    std::int64_t best = -1;
+    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
+      const trace::Event& ev = trace_.events[e];
+      if (ev.kind != trace::EventKind::Access || ev.classification.strideIterator != iterator) continue;
+      if (ev.classification.kind != trace::AccessClass::Stride1) continue;
+      bool inside = false;
+      for (std::optional<std::size_t> p = ev.scope; p; p = trace_.scopes[*p].parent) inside |= *p == scope;
+      std::int64_t size = program_.containers[ev.container].sizeBytes;
+      if (!inside || size <= 0 || ev.bytes <= 0) continue;
+      std::int64_t elements = size / ev.bytes;
+      if (best < 0 || elements < best) best = elements;
+    }
+    return best;
+  }
+};
+
+}  // namespace
+
+std::optional<bool> Condition::evaluate(const std::int64_t* slots) const {
+  switch (kind) {
+    case Kind::Always: return true;
+    case Kind::FromData: return std::nullopt;
+    case Kind::Not: {
+      auto v = operands.at(0).evaluate(slots);
+      return v ? std::optional<bool>(!*v) : std::nullopt;
+    }
+    case Kind::And:
+    case Kind::Or: {
+      bool isAnd = kind == Kind::And;
+      auto a = operands.at(0).evaluate(slots);
+      if (a && *a != isAnd) return !isAnd;
+      auto b = operands.at(1).evaluate(slots);
+      if (b && *b != isAnd) return !isAnd;
+      if (a && b) return isAnd;
+      return std::nullopt;
+    }
+    case Kind::Relation: {
+      std::int64_t l = lhs.evaluate(slots), r = rhs.evaluate(slots);
+      switch (relation) {
+        case sym::ConditionOp::Less: return l < r;
+        case sym::ConditionOp::LessEqual: return l <= r;
+        case sym::ConditionOp::Greater: return l > r;
+        case sym::ConditionOp::GreaterEqual: return l >= r;
+        case sym::ConditionOp::Equal: return l == r;
+        case sym::ConditionOp::NotEqual: return l != r;
+        default: return std::nullopt;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+Program concretize(const trace::Trace& trace, const ConcretizeOptions& options) { return Compiler(trace, options).run(); }
+
+}  // namespace cats::sim

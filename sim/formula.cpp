@@ -1,0 +1,174 @@
+// Compilation and evaluation of integer formulas.
+#include "sim/formula.hpp"
+
+#include <algorithm>
+#include <variant>
+
+namespace cats::sim {
+
+Formula Formula::constant(std::int64_t value) {
+  Formula f;
+  f.constant_ = value;
+  f.code_.push_back({Op::Const, value});
+  return f;
+}
+
+bool Formula::usesSlot(int slot) const { return std::find(slots_.begin(), slots_.end(), slot) != slots_.end(); }
+
+std::int64_t Formula::coefficientOf(int slot) const {
+  for (const auto& [s, c] : terms_)
+    if (s == slot) return c;
+  return 0;
+}
+
+/* C truncating division; division by zero yields 0 rather than a crash (the program would trap). */
+static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : a / b; }
+static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : a % b; }
+
+std::int64_t Formula::evaluate(const std::int64_t* slots) const {
+  if (linear_) {
+    std::int64_t v = constant_;
+    for (const auto& [slot, coefficient] : terms_) v += coefficient * slots[slot];
+    return v;
+  }
+  std::int64_t stack[64];
+  int top = 0;
+  for (const Instruction& in : code_) {
+    switch (in.op) {
+      case Op::Const: stack[top++] = in.value; break;
+      case Op::Slot: stack[top++] = slots[in.value]; break;
+      case Op::Add: --top; stack[top - 1] += stack[top]; break;
+      case Op::Mul: --top; stack[top - 1] *= stack[top]; break;
+      case Op::Neg: stack[top - 1] = -stack[top - 1]; break;
+      case Op::IDiv: --top; stack[top - 1] = truncDiv(stack[top - 1], stack[top]); break;
+      case Op::IMod: --top; stack[top - 1] = truncMod(stack[top - 1], stack[top]); break;
+      case Op::Min: --top; stack[top - 1] = std::min(stack[top - 1], stack[top]); break;
+      case Op::Max: --top; stack[top - 1] = std::max(stack[top - 1], stack[top]); break;
+      case Op::Pow: {
+        std::int64_t base = stack[top - 1], result = 1;
+        for (std::int64_t i = 0; i < in.value; ++i) result *= base;
+        stack[top - 1] = result;
+        break;
+      }
+    }
+  }
+  return top > 0 ? stack[top - 1] : 0;
+}
+
+bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formula& f, FormulaError& error) const {
+  using Op = Formula::Op;
+  if (GiNaC::is_a<GiNaC::numeric>(e)) {
+    auto value = sym::toInteger(e);
+    if (!value) {
+      error.message = "'" + sym::print(e) + "' is not an integer";
+      return false;
+    }
+    f.code_.push_back({Op::Const, *value});
+    return true;
+  }
+  if (GiNaC::is_a<GiNaC::symbol>(e)) {
+    const std::string name = GiNaC::ex_to<GiNaC::symbol>(e).get_name();
+    if (auto slot = scope.iteratorSlots.find(name); slot != scope.iteratorSlots.end()) {
+      f.code_.push_back({Op::Slot, slot->second});
+      if (!f.usesSlot(slot->second)) f.slots_.push_back(slot->second);
+      return true;
+    }
+    if (auto value = scope.parameters.find(name); value != scope.parameters.end()) {
+      f.code_.push_back({Op::Const, value->second});
+      return true;
+    }
+    auto kind = ctx_.kindOf(GiNaC::ex_to<GiNaC::symbol>(e));
+    if (kind == sym::SymbolKind::Unknown) {
+      f.dependsOnData_ = true;
+      f.code_.push_back({Op::Const, 0});
+      return true;
+    }
+    error.symbol = name;
+    error.message = "no value for '" + name + "'";
+    return false;
+  }
+  if (sym::isLoad(e)) {
+    f.dependsOnData_ = true;
+    f.code_.push_back({Op::Const, 0});
+    return true;
+  }
+  auto binary = [&](Op op) {
+    if (e.nops() == 0) return true;
+    if (!emit(e.op(0), scope, f, error)) return false;
+    for (std::size_t i = 1; i < e.nops(); ++i) {
+      if (!emit(e.op(i), scope, f, error)) return false;
+      f.code_.push_back({op, 0});
+    }
+    return true;
+  };
+  if (GiNaC::is_a<GiNaC::add>(e)) return binary(Op::Add);
+  if (GiNaC::is_a<GiNaC::mul>(e)) return binary(Op::Mul);
+  if (GiNaC::is_a<GiNaC::power>(e)) {
+    auto exponent = sym::toInteger(e.op(1));
+    if (!exponent || *exponent < 0) {
+      error.message = "'" + sym::print(e) + "' is not an integer power";
+      return false;
+    }
+    if (!emit(e.op(0), scope, f, error)) return false;
+    f.code_.push_back({Op::Pow, *exponent});
+    return true;
+  }
+  if (GiNaC::is_a<GiNaC::function>(e)) {
+    const std::string name = GiNaC::ex_to<GiNaC::function>(e).get_name();
+    if (name == "idiv") return binary(Op::IDiv);
+    if (name == "imod") return binary(Op::IMod);
+    if (name == "min") return binary(Op::Min);
+    if (name == "max") return binary(Op::Max);
+  }
+  error.message = "cannot evaluate '" + sym::print(e) + "'";
+  return false;
+}
+
+std::variant<Formula, FormulaError> FormulaCompiler::compile(const sym::Expr& e, const FormulaScope& scope) const {
+  Formula f;
+  FormulaError error;
+  GiNaC::exmap values;
+  for (const auto& [name, value] : scope.parameters)
+    if (ctx_.contains(name)) values[ctx_.parse(name)] = value;
+  sym::Expr bound = values.empty() ? e.expand() : e.subs(values).expand();
+  if (!emit(bound, scope, f, error)) return error;
+  if (f.dependsOnData_) {
+    f.linear_ = false;
+    return f;
+  }
+  f.linear_ = false;
+  std::vector<GiNaC::symbol> iterators;
+  for (const auto& s : sym::symbolsOfKind(bound, ctx_, sym::SymbolKind::Iterator)) iterators.push_back(s);
+  bool linear = true;  // parameters are numbers now, so any function left holds an iterator
+  std::vector<std::pair<int, std::int64_t>> terms;
+  sym::Expr rest = bound;
+  for (const auto& it : iterators) {
+    if (!linear) break;
+    if (!bound.is_polynomial(it) || bound.degree(it) > 1) {
+      linear = false;
+      break;
+    }
+    auto coefficient = sym::toInteger(bound.coeff(it, 1));
+    if (!coefficient) {
+      linear = false;
+      break;
+    }
+    auto slot = scope.iteratorSlots.find(it.get_name());
+    if (slot == scope.iteratorSlots.end()) {
+      linear = false;
+      break;
+    }
+    terms.emplace_back(slot->second, *coefficient);
+    rest -= *coefficient * it;
+  }
+  if (linear) {
+    if (auto c = sym::toInteger(rest.expand())) {
+      f.linear_ = true;
+      f.constant_ = *c;
+      f.terms_ = std::move(terms);
+    }
+  }
+  return f;
+}
+
+}  // namespace cats::sim

@@ -1,0 +1,74 @@
+// Integer formulas over loop-iterator slots, compiled from symbolic expressions once and
+// evaluated for every access: a linear fast path, a small stack machine otherwise.
+#pragma once
+
+#include "symbolic/expr.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace cats::sim {
+
+inline constexpr int kMaxSlots = 32;  // loop nesting depth the stream supports
+
+class Formula {
+ public:
+  Formula() = default;
+  static Formula constant(std::int64_t value);
+
+  /// Holds a value loaded from memory or an unknown: it cannot be evaluated without data.
+  bool dependsOnData() const { return dependsOnData_; }
+  bool isLinear() const { return linear_; }
+  std::int64_t constantTerm() const { return constant_; }
+  /// (slot, coefficient) pairs of a linear formula.
+  const std::vector<std::pair<int, std::int64_t>>& terms() const { return terms_; }
+  bool usesSlot(int slot) const;
+  std::int64_t coefficientOf(int slot) const;
+
+  /// Value with iterator values "slots"; must not depend on data.
+  std::int64_t evaluate(const std::int64_t* slots) const;
+
+ private:
+  friend class FormulaCompiler;
+  enum class Op : std::uint8_t { Const, Slot, Add, Mul, Neg, IDiv, IMod, Min, Max, Pow };
+  struct Instruction {
+    Op op;
+    std::int64_t value;  // Const: the number; Slot: the slot; Pow: the exponent
+  };
+  bool linear_ = true;
+  bool dependsOnData_ = false;
+  std::int64_t constant_ = 0;
+  std::vector<std::pair<int, std::int64_t>> terms_;
+  std::vector<Instruction> code_;
+  std::vector<int> slots_;
+};
+
+/// Symbol values for compilation: iterators map to slots, parameters to numbers.
+struct FormulaScope {
+  std::map<std::string, int> iteratorSlots;
+  std::map<std::string, std::int64_t> parameters;
+};
+
+/// Why a formula could not be compiled: a parameter without a value, or a non-integer.
+struct FormulaError {
+  std::string symbol;   // the unbound symbol, if that is the problem
+  std::string message;
+};
+
+class FormulaCompiler {
+ public:
+  explicit FormulaCompiler(const sym::Context& ctx) : ctx_(ctx) {}
+  /// Compiles "e" in "scope"; loads and unknowns make a data-dependent formula, not an error.
+  std::variant<Formula, FormulaError> compile(const sym::Expr& e, const FormulaScope& scope) const;
+
+ private:
+  const sym::Context& ctx_;
+  bool emit(const sym::Expr& e, const FormulaScope& scope, Formula& f, FormulaError& error) const;
+};
+
+}  // namespace cats::sim

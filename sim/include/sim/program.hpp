@@ -1,0 +1,105 @@
+// The trace compiled for simulation: a tree of operations in program order whose formulas
+// are bound to numbers, ready to be walked millions of times per second.
+#pragma once
+
+#include "ir/ir.hpp"
+#include "sim/formula.hpp"
+#include "symbolic/condition.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace cats::sim {
+
+struct Op;
+using Block = std::vector<Op>;
+
+struct AccessOp {
+  std::uint32_t tag = 0;        // trace event index: statistics are keyed by it
+  std::uint32_t container = 0;
+  Formula offset;
+  std::uint32_t bytes = 0;
+  bool write = false;
+  bool randomOffset = false;    // data-dependent: drawn uniformly over the container
+  std::uint32_t repeat = 1;     // identical accesses of one iteration (O0 multiplicity)
+};
+
+struct AllocOp {
+  std::uint32_t container = 0;
+  Formula sizeBytes;
+  std::int64_t alignment = 16;
+  ir::AllocFunction function = ir::AllocFunction::Malloc;
+};
+
+struct FreeOp {
+  std::uint32_t container = 0;
+};
+
+struct LoopOp {
+  int slot = 0;
+  Formula start, end, step;  // end is exclusive in the direction of the step
+  bool increasing = true;
+  bool tripsFromData = false;       // bounds hold loaded values: tripsWhenUnknown iterations
+  std::int64_t tripsWhenUnknown = 1;
+  // CSR-style segment loop: start = load(c, k*e), end = load(c, (k+1)*e): iteration range
+  // [k*segmentLength, (k+1)*segmentLength) with k = start formula / e.
+  bool segment = false;
+  Formula segmentIndex;
+  std::int64_t segmentLength = 0;
+  Block pre;     // hoisted loads, once before the first iteration (O2)
+  Block header;  // condition accesses, every iteration and once more at the exit (O0)
+  Block body;
+  Block post;    // sunk stores, once after the last iteration (O2)
+};
+
+/// A branch condition with bound parameters; data-dependent parts cannot be decided.
+struct Condition {
+  enum class Kind { Always, Relation, And, Or, Not, FromData };
+  Kind kind = Kind::Always;
+  sym::ConditionOp relation = sym::ConditionOp::Less;
+  Formula lhs, rhs;
+  std::vector<Condition> operands;
+
+  /// True/false with iterator values "slots"; nullopt when it depends on data.
+  std::optional<bool> evaluate(const std::int64_t* slots) const;
+};
+
+struct Arm {
+  Condition condition;
+  Block body;
+};
+
+struct BranchOp {
+  std::vector<Arm> arms;
+};
+
+/// A function activation: stack arrays inside it live in its frame.
+struct FrameOp {
+  Block body;
+};
+
+struct Op {
+  std::variant<AccessOp, AllocOp, FreeOp, LoopOp, BranchOp, FrameOp> value;
+};
+
+struct ContainerPlan {
+  std::string name;
+  ir::ContainerKind kind = ir::ContainerKind::Global;
+  std::int64_t sizeBytes = -1;  // -1: unknown
+  std::int64_t alignment = 16;
+  std::optional<std::uint64_t> fixedAddress;  // --place
+};
+
+struct Program {
+  std::vector<ContainerPlan> containers;
+  Block statics;  // allocation of globals and statics, before the entries
+  Block body;     // the entry functions, one FrameOp each
+  int slots = 0;  // loop slots used
+  std::vector<std::string> notes;  // modelling choices that make the result approximate
+  bool approximate = false;
+};
+
+}  // namespace cats::sim

@@ -1,0 +1,88 @@
+// The address stream of a simulation program, produced lazily in program order: next()
+// fills a caller's buffer and keeps its place, so memory stays bounded however many
+// accesses the program makes.
+#pragma once
+
+#include "sim/concretize.hpp"
+#include "sim/placement.hpp"
+#include "sim/program.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace cats::sim {
+
+struct Record {
+  std::uint64_t address = 0;
+  std::uint32_t bytes = 0;
+  std::uint32_t tag = 0;  // trace event index
+  bool write = false;
+};
+
+struct StreamOptions {
+  std::uint64_t seed = 1;
+  BranchPolicy branches;
+  RegisterModel model = RegisterModel::O2;  // decides the order the compiler lays out arrays
+  LayoutConstants layout;
+};
+
+class AddressStream {
+ public:
+  AddressStream(const Program& program, const StreamOptions& options);
+
+  /// Writes up to "capacity" records (capacity >= 1) to "out"; 0 means the stream has ended.
+  std::size_t next(Record* out, std::size_t capacity);
+
+  /// Base address each container had when last allocated (nullopt: never placed).
+  std::optional<std::uint64_t> baseOf(std::uint32_t container) const;
+  /// A random draw or a branch policy decided part of the stream.
+  bool usedPolicy() const { return usedPolicy_; }
+
+ private:
+  enum class Phase : std::uint8_t { Block, Pre, Header, Body, Final, Post };
+  struct Frame {
+    const Block* block = nullptr;
+    std::size_t pc = 0;
+    std::uint32_t repeatsDone = 0;
+    const LoopOp* loop = nullptr;
+    Phase phase = Phase::Block;
+    std::int64_t current = 0;
+    std::int64_t step = 1;
+    std::int64_t remaining = 0;
+    bool leaf = false;           // body is linear accesses only: the fast path applies
+    std::size_t leafScratch = 0;  // index of this loop's precomputed bases
+    std::optional<std::uint64_t> stackMark;
+  };
+
+  const Program& program_;
+  StreamOptions options_;
+  std::vector<std::int64_t> slots_;
+  std::vector<std::uint64_t> base_;
+  std::vector<bool> placed_;
+  std::vector<std::uint64_t> staticAddress_;
+  std::vector<std::optional<std::uint64_t>> frameAddress_;  // stack arrays laid out at frame entry
+  HeapModel heap_;
+  StackModel stack_;
+  std::vector<Frame> frames_;
+  std::vector<std::vector<std::uint64_t>> leafBases_;  // per nesting depth of leaf loops
+  std::uint64_t rng_;
+  std::uint64_t lazyNext_;
+  bool usedPolicy_ = false;
+
+  std::uint64_t random();
+  void layoutStatics();
+  void layoutFrame(const Block& body);
+  std::uint64_t baseFor(std::uint32_t container);
+  std::uint64_t addressOf(const AccessOp& a);
+  void execute(const Op& op);
+  void enterLoop(const LoopOp& loop);
+  void enterBranch(const BranchOp& branch);
+  void allocate(const AllocOp& a);
+  void release(const FreeOp& f);
+  void endOfBlock();
+  void prepareLeaf(Frame& f);
+  std::size_t runLeaf(Frame& f, Record* out, std::size_t capacity);
+};
+
+}  // namespace cats::sim

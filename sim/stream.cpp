@@ -1,0 +1,324 @@
+// The stream's state machine: a stack of frames (blocks, loops in one of their phases),
+// each remembering where it is, so next() can stop whenever the caller's buffer is full.
+#include "sim/stream.hpp"
+
+#include <algorithm>
+
+namespace cats::sim {
+
+namespace {
+
+bool isLeafBody(const LoopOp& loop) {
+  if (!loop.header.empty() || loop.body.empty()) return false;
+  for (const Op& op : loop.body) {
+    const auto* a = std::get_if<AccessOp>(&op.value);
+    if (!a || a->randomOffset || !a->offset.isLinear()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+AddressStream::AddressStream(const Program& program, const StreamOptions& options)
+    : program_(program),
+      options_(options),
+      slots_(kMaxSlots, 0),
+      base_(program.containers.size(), 0),
+      placed_(program.containers.size(), false),
+      staticAddress_(program.containers.size(), 0),
+      frameAddress_(program.containers.size()),
+      heap_(options.layout),
+      stack_(options.layout.stackTop),
+      leafBases_(kMaxSlots),
+      rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
+      lazyNext_(options.layout.parameterBase) {
+  layoutStatics();
+  for (std::uint32_t c = 0; c < program.containers.size(); ++c) {
+    const ContainerPlan& plan = program.containers[c];
+    if (plan.kind == ir::ContainerKind::Parameter) baseFor(c);
+  }
+  if (!program.body.empty()) frames_.push_back(Frame{&program.body});
+  if (!program.statics.empty()) frames_.push_back(Frame{&program.statics});
+}
+
+std::uint64_t AddressStream::random() {
+  std::uint64_t z = (rng_ += 0x9E3779B97F4A7C15ull);  // splitmix64: small, fast, seeded
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+/* GCC emits .bss objects in declaration order at -O0 and in reverse order when optimising. */
+void AddressStream::layoutStatics() {
+  std::vector<const AllocOp*> statics;
+  for (const Op& op : program_.statics)
+    if (const auto* a = std::get_if<AllocOp>(&op.value)) statics.push_back(a);
+  if (options_.model == RegisterModel::O2) std::reverse(statics.begin(), statics.end());
+  StaticModel model(options_.layout.staticBase);
+  for (const AllocOp* a : statics) {
+    const ContainerPlan& plan = program_.containers[a->container];
+    std::int64_t bytes = std::max<std::int64_t>(plan.sizeBytes, 0);
+    staticAddress_[a->container] = plan.fixedAddress.value_or(model.place(static_cast<std::uint64_t>(bytes), plan.alignment));
+  }
+}
+
+/* Arrays of one frame: the first declared highest at -O0, the reverse when optimising. */
+void AddressStream::layoutFrame(const Block& body) {
+  std::vector<const AllocOp*> arrays;
+  for (const Op& op : body)
+    if (const auto* a = std::get_if<AllocOp>(&op.value); a && a->function == ir::AllocFunction::StackArray && !a->sizeBytes.dependsOnData() &&
+                                                          a->sizeBytes.terms().empty())
+      arrays.push_back(a);
+  if (options_.model == RegisterModel::O2) std::reverse(arrays.begin(), arrays.end());
+  stack_.push(64, 16);  // return address, saved registers and scalars of the frame
+  for (const AllocOp* a : arrays) {
+    std::uint64_t bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(a->sizeBytes.evaluate(slots_.data()), 0));
+    frameAddress_[a->container] = stack_.push(bytes, std::max<std::int64_t>(a->alignment, 16));
+  }
+}
+
+std::optional<std::uint64_t> AddressStream::baseOf(std::uint32_t container) const {
+  if (!placed_[container]) return std::nullopt;
+  return base_[container];
+}
+
+/* A container used before any allocation gets its own page-aligned block (entry parameters, pointees). */
+std::uint64_t AddressStream::baseFor(std::uint32_t container) {
+  if (!placed_[container]) {
+    const ContainerPlan& plan = program_.containers[container];
+    std::uint64_t bytes = plan.sizeBytes > 0 ? static_cast<std::uint64_t>(plan.sizeBytes) : (1ull << 30);
+    base_[container] = plan.fixedAddress.value_or(lazyNext_);
+    if (!plan.fixedAddress) lazyNext_ = alignUp(lazyNext_ + bytes, 4096) + 4096;
+    placed_[container] = true;
+  }
+  return base_[container];
+}
+
+std::uint64_t AddressStream::addressOf(const AccessOp& a) {
+  std::uint64_t base = baseFor(a.container);
+  if (!a.randomOffset) return base + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
+  usedPolicy_ = true;
+  std::int64_t size = program_.containers[a.container].sizeBytes;
+  std::uint64_t elements = size > 0 && a.bytes > 0 ? static_cast<std::uint64_t>(size) / a.bytes : 1;
+  return base + (random() % std::max<std::uint64_t>(elements, 1)) * a.bytes;
+}
+
+void AddressStream::allocate(const AllocOp& a) {
+  const ContainerPlan& plan = program_.containers[a.container];
+  std::uint64_t address;
+  std::int64_t bytes = a.sizeBytes.dependsOnData() ? std::max<std::int64_t>(plan.sizeBytes, 0) : a.sizeBytes.evaluate(slots_.data());
+  bytes = std::max<std::int64_t>(bytes, 0);
+  switch (a.function) {
+    case ir::AllocFunction::StaticArray: address = staticAddress_[a.container]; break;
+    case ir::AllocFunction::StackArray:
+      address = frameAddress_[a.container] ? *frameAddress_[a.container] : stack_.push(static_cast<std::uint64_t>(bytes), a.alignment);
+      break;
+    default: address = heap_.allocate(static_cast<std::uint64_t>(bytes), static_cast<std::uint64_t>(a.alignment)); break;
+  }
+  if (plan.fixedAddress) address = *plan.fixedAddress;
+  base_[a.container] = address;
+  placed_[a.container] = true;
+}
+
+void AddressStream::release(const FreeOp& f) {
+  if (!placed_[f.container]) return;
+  const ContainerPlan& plan = program_.containers[f.container];
+  if (plan.kind == ir::ContainerKind::Heap || plan.kind == ir::ContainerKind::Pointee) heap_.release(base_[f.container]);
+}
+
+void AddressStream::enterLoop(const LoopOp& loop) {
+  Frame f;
+  f.loop = &loop;
+  std::int64_t start = 0, trips = 0, step = 1;
+  if (loop.segment) {
+    start = loop.segmentIndex.evaluate(slots_.data()) * loop.segmentLength;
+    trips = loop.segmentLength;
+    usedPolicy_ = true;
+  } else if (loop.tripsFromData) {
+    start = loop.start.dependsOnData() ? 0 : loop.start.evaluate(slots_.data());
+    trips = loop.tripsWhenUnknown;
+    usedPolicy_ = true;
+  } else {
+    start = loop.start.evaluate(slots_.data());
+    std::int64_t end = loop.end.evaluate(slots_.data());
+    step = loop.step.evaluate(slots_.data());
+    std::int64_t distance = loop.increasing ? end - start : start - end;
+    std::int64_t stride = loop.increasing ? step : -step;
+    trips = distance <= 0 || stride <= 0 ? 0 : (distance + stride - 1) / stride;
+  }
+  f.step = loop.tripsFromData && !loop.segment ? 1 : step;
+  f.current = start;
+  f.remaining = trips;
+  slots_[loop.slot] = start;
+  f.leaf = isLeafBody(loop);
+  if (trips > 0) {
+    f.phase = Phase::Pre;
+    f.block = &loop.pre;
+  } else {
+    f.phase = Phase::Final;
+    f.block = &loop.header;
+  }
+  frames_.push_back(f);
+}
+
+void AddressStream::enterBranch(const BranchOp& branch) {
+  std::vector<const Block*> chosen;
+  std::vector<const Block*> undecided;
+  for (const Arm& arm : branch.arms) {
+    auto value = arm.condition.evaluate(slots_.data());
+    if (value && *value) {
+      chosen.push_back(&arm.body);
+      break;
+    }
+    if (!value) undecided.push_back(&arm.body);
+  }
+  if (chosen.empty() && !undecided.empty()) {
+    usedPolicy_ = true;
+    switch (options_.branches.kind) {
+      case BranchPolicy::Kind::Both: chosen = undecided; break;
+      case BranchPolicy::Kind::Then: chosen.push_back(undecided.front()); break;
+      case BranchPolicy::Kind::Else: chosen.push_back(undecided.back()); break;
+      case BranchPolicy::Kind::Probability: {
+        double draw = static_cast<double>(random() >> 11) / static_cast<double>(1ull << 53);
+        if (draw < options_.branches.probability || undecided.size() == 1) {
+          if (draw < options_.branches.probability) chosen.push_back(undecided.front());
+        } else {
+          chosen.push_back(undecided[1 + random() % (undecided.size() - 1)]);
+        }
+        break;
+      }
+    }
+  }
+  for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) frames_.push_back(Frame{*it});
+}
+
+void AddressStream::execute(const Op& op) {
+  if (const auto* loop = std::get_if<LoopOp>(&op.value)) return enterLoop(*loop);
+  if (const auto* branch = std::get_if<BranchOp>(&op.value)) return enterBranch(*branch);
+  if (const auto* frame = std::get_if<FrameOp>(&op.value)) {
+    Frame f{&frame->body};
+    f.stackMark = stack_.mark();
+    layoutFrame(frame->body);
+    frames_.push_back(f);
+    return;
+  }
+  if (const auto* a = std::get_if<AllocOp>(&op.value)) return allocate(*a);
+  if (const auto* f = std::get_if<FreeOp>(&op.value)) return release(*f);
+}
+
+/* The current frame's block is done: a loop moves to its next phase, anything else ends. */
+void AddressStream::endOfBlock() {
+  Frame& f = frames_.back();
+  f.pc = 0;
+  if (!f.loop) {
+    if (f.stackMark) stack_.restore(*f.stackMark);
+    frames_.pop_back();
+    return;
+  }
+  const LoopOp& loop = *f.loop;
+  switch (f.phase) {
+    case Phase::Pre:
+      f.phase = Phase::Header;
+      f.block = &loop.header;
+      slots_[loop.slot] = f.current;
+      return;
+    case Phase::Header:
+      f.phase = Phase::Body;
+      f.block = &loop.body;
+      if (f.leaf) prepareLeaf(f);
+      return;
+    case Phase::Body:
+      f.current += f.step;
+      slots_[loop.slot] = f.current;
+      if (--f.remaining > 0) {
+        f.phase = Phase::Header;
+        f.block = &loop.header;
+      } else {
+        f.phase = Phase::Final;
+        f.block = &loop.header;
+      }
+      return;
+    case Phase::Final:
+      f.phase = Phase::Post;
+      f.block = &loop.post;
+      return;
+    case Phase::Post:
+    case Phase::Block: frames_.pop_back(); return;
+  }
+}
+
+/* Bases of the leaf loop's accesses with every slot but its own fixed: address = base + coefficient * i. */
+void AddressStream::prepareLeaf(Frame& f) {
+  const LoopOp& loop = *f.loop;
+  std::size_t depth = static_cast<std::size_t>(loop.slot);
+  auto& bases = leafBases_[depth];
+  bases.clear();
+  std::int64_t saved = slots_[loop.slot];
+  slots_[loop.slot] = 0;
+  for (const Op& op : loop.body) {
+    const auto& a = std::get<AccessOp>(op.value);
+    bases.push_back(baseFor(a.container) + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data())));
+  }
+  slots_[loop.slot] = saved;
+  f.leafScratch = depth;
+}
+
+/* The fast path: whole iterations of a leaf body straight into the buffer. */
+std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) {
+  const LoopOp& loop = *f.loop;
+  const auto& bases = leafBases_[f.leafScratch];
+  const std::size_t count = loop.body.size();
+  std::size_t n = 0;
+  while (n < capacity) {
+    const auto& a = std::get<AccessOp>(loop.body[f.pc].value);
+    std::uint64_t address = bases[f.pc] + static_cast<std::uint64_t>(a.offset.coefficientOf(loop.slot) * f.current);
+    while (f.repeatsDone < a.repeat && n < capacity) {
+      out[n++] = Record{address, a.bytes, a.tag, a.write};
+      ++f.repeatsDone;
+    }
+    if (f.repeatsDone < a.repeat) break;
+    f.repeatsDone = 0;
+    if (++f.pc < count) continue;
+    f.pc = 0;
+    f.current += f.step;
+    if (--f.remaining == 0) {
+      slots_[loop.slot] = f.current;
+      f.phase = Phase::Final;
+      f.block = &loop.header;
+      break;
+    }
+  }
+  return n;
+}
+
+std::size_t AddressStream::next(Record* out, std::size_t capacity) {
+  std::size_t n = 0;
+  while (n < capacity && !frames_.empty()) {
+    Frame& f = frames_.back();
+    if (f.leaf && f.phase == Phase::Body) {
+      n += runLeaf(f, out + n, capacity - n);
+      continue;
+    }
+    if (f.pc >= f.block->size()) {
+      endOfBlock();
+      continue;
+    }
+    const Op& op = (*f.block)[f.pc];
+    if (const auto* a = std::get_if<AccessOp>(&op.value)) {
+      std::uint64_t address = addressOf(*a);
+      while (f.repeatsDone < a->repeat && n < capacity) {
+        out[n++] = Record{address, a->bytes, a->tag, a->write};
+        ++f.repeatsDone;
+      }
+      if (f.repeatsDone < a->repeat) break;
+      f.repeatsDone = 0;
+      ++f.pc;
+      continue;
+    }
+    ++f.pc;
+    execute(op);
+  }
+  return n;
+}
+
+}  // namespace cats::sim

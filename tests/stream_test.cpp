@@ -1,0 +1,184 @@
+// The concretiser and the lazy address stream: counts, order, placement, policies.
+#include "sim/concretize.hpp"
+#include "sim/stream.hpp"
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace cats;
+
+namespace {
+
+std::vector<sim::Record> drain(const sim::Program& program, const sim::StreamOptions& options = {}, std::size_t capacity = 4096) {
+  sim::AddressStream stream(program, options);
+  std::vector<sim::Record> all;
+  std::vector<sim::Record> buffer(capacity);
+  while (std::size_t n = stream.next(buffer.data(), buffer.size())) all.insert(all.end(), buffer.begin(), buffer.begin() + n);
+  return all;
+}
+
+sim::Program compile(const trace::Trace& t, sim::RegisterModel model, std::map<std::string, std::int64_t> bindings = {}) {
+  sim::ConcretizeOptions options;
+  options.model = model;
+  options.bindings = std::move(bindings);
+  return sim::concretize(t, options);
+}
+
+std::size_t countTag(const std::vector<sim::Record>& records, const trace::Trace& t, const std::string& text, bool write) {
+  std::size_t n = 0;
+  for (const auto& r : records) n += t.events[r.tag].text == text && r.write == write;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("matrix multiply: every access at O0, C kept in a register at O2", "[sim][stream]") {
+  test::AnalyzeOptions options;
+  options.defines = {{"N", "4"}};
+  trace::Trace t = test::analyze({"examples/matmul-heap"}, options);
+  const std::size_t n = 4;
+  auto o0 = drain(compile(t, sim::RegisterModel::O0));
+  // init: 3 writes per element; multiply: A, B, C read + C write per (i, j, k); the final C[N+1] read.
+  CHECK(o0.size() == 3 * n * n + 4 * n * n * n + 1);
+  CHECK(countTag(o0, t, "C[i * n + j]", false) == n * n * n);
+  auto o2 = drain(compile(t, sim::RegisterModel::O2));
+  // C[i][j] is loaded before and stored after the k loop: 2 accesses per (i, j) instead of 2n.
+  CHECK(o2.size() == 3 * n * n + 2 * n * n * n + 2 * n * n + 1);
+  CHECK(countTag(o2, t, "C[i * n + j]", false) == n * n);
+  CHECK(countTag(o2, t, "C[i * n + j]", true) == n * n);
+}
+
+TEST_CASE("addresses follow the glibc heap model and the subscripts", "[sim][placement]") {
+  test::AnalyzeOptions options;
+  options.defines = {{"N", "4"}};
+  trace::Trace t = test::analyze({"examples/matmul-heap"}, options);
+  auto records = drain(compile(t, sim::RegisterModel::O0));
+  // 128-byte blocks: chunks of align16(128 + 8) = 144 bytes after the first user chunk at 0x40362b0.
+  const std::uint64_t a = 0x40362b0, b = a + 144, c = b + 144;
+  REQUIRE(records.size() > 3);
+  CHECK(records[0].address == a);      // A[0]
+  CHECK(records[1].address == b);      // B[0]
+  CHECK(records[2].address == c);      // C[0]
+  CHECK(records[3].address == a + 8);  // A[1]
+  std::size_t multiplyStart = 3 * 16;
+  CHECK(records[multiplyStart].address == a);          // A[0*n+0]
+  CHECK(records[multiplyStart + 1].address == b);      // B[0*n+0]
+  CHECK(records[multiplyStart + 4].address == a + 8);  // A[0*n+1], k = 1
+  CHECK(records[multiplyStart + 5].address == b + 32); // B[1*n+0]: one row of 4 doubles further
+}
+
+TEST_CASE("large blocks are mmapped page-aligned plus 16; statics and stack arrays follow GCC's order", "[sim][placement]") {
+  test::AnalyzeOptions options;
+  options.defines = {{"N", "200"}};
+  auto firstAddress = [&](const char* example, sim::RegisterModel model, const std::string& text) {
+    trace::Trace t = test::analyze({example}, options);
+    sim::StreamOptions s;
+    s.model = model;
+    sim::Program p = compile(t, model);
+    sim::AddressStream stream(p, s);
+    sim::Record r;
+    while (stream.next(&r, 1))
+      if (t.events[r.tag].text == text) return r.address;
+    FAIL("no access " << text);
+    return std::uint64_t{0};
+  };
+  CHECK(firstAddress("examples/matmul-heap", sim::RegisterModel::O0, "A[i]") == 0x4a2c010);
+  CHECK(firstAddress("examples/matmul-heap", sim::RegisterModel::O0, "B[i]") == 0x4a2c010 + 0x4f000);
+  CHECK(firstAddress("examples/matmul-static", sim::RegisterModel::O0, "A[i][j]") == 0x10c040);
+  CHECK(firstAddress("examples/matmul-static", sim::RegisterModel::O0, "B[i][j]") == 0x10c040 + 320000);
+  CHECK(firstAddress("examples/matmul-static", sim::RegisterModel::O2, "C[i][j]") == 0x10c040);
+  std::uint64_t a = firstAddress("examples/matmul-stack", sim::RegisterModel::O0, "A[i][j]");
+  std::uint64_t b = firstAddress("examples/matmul-stack", sim::RegisterModel::O0, "B[i][j]");
+  CHECK(a == b + 320000);  // first declared highest
+  CHECK(a % 16 == 0);
+}
+
+TEST_CASE("the stream is the same whatever the buffer size", "[sim][stream]") {
+  test::AnalyzeOptions options;
+  options.defines = {{"N", "6"}};
+  for (const char* example : {"examples/matmul-stack", "examples/jacobi-2d", "examples/particles-aos"}) {
+    INFO(example);
+    trace::Trace t = test::analyze({example}, {{}, {{"N", "6"}, {"TSTEPS", "2"}, {"NP", "10"}}});
+    sim::Program p = compile(t, sim::RegisterModel::O0);
+    auto big = drain(p, {}, 4096);
+    auto tiny = drain(p, {}, 1);
+    auto odd = drain(p, {}, 7);
+    REQUIRE(big.size() == tiny.size());
+    REQUIRE(big.size() == odd.size());
+    for (std::size_t i = 0; i < big.size(); ++i) {
+      CHECK(big[i].address == tiny[i].address);
+      CHECK(big[i].tag == odd[i].tag);
+    }
+  }
+}
+
+TEST_CASE("loop shapes run the right number of iterations; branches follow decidable conditions", "[sim][stream]") {
+  trace::Trace t = test::analyzeSource(R"(
+    double a[100];
+    void f(int n) {
+      for (int i = 0; i <= n; i++) a[i] = 0;          // n + 1
+      for (int i = n; i > 0; i -= 3) a[i] = 1;        // ceil(n / 3)
+      for (int i = 0; i < n; i++)
+        for (int j = i; j < n; j++) a[j] += 1;        // n (n + 1) / 2 reads and writes
+      for (int i = 0; i < n; i++) {
+        if (i < 3) a[i] = 2; else a[i + 1] = 3;       // 3 then, n - 3 else
+      }
+    })");
+  auto records = drain(compile(t, sim::RegisterModel::O0, {{"n", 10}}));
+  CHECK(countTag(records, t, "a[i]", true) == 11 + 4 + 3);
+  CHECK(countTag(records, t, "a[j]", false) == 55);
+  CHECK(countTag(records, t, "a[i + 1]", true) == 7);
+}
+
+TEST_CASE("undecidable branches follow the policy", "[sim][policy]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, const int *flag) {
+      for (int i = 0; i < n; i++) { if (flag[i]) a[i] = 1; else a[i] = 2; }
+    })");
+  sim::Program p = compile(t, sim::RegisterModel::O0, {{"n", 1000}});
+  auto writes = [&](const char* policy) {
+    sim::StreamOptions s;
+    s.branches = *sim::parseBranchPolicy(policy);
+    std::size_t w = 0;
+    for (const auto& r : drain(p, s)) w += r.write;
+    return w;
+  };
+  CHECK(writes("both") == 2000);
+  CHECK(writes("then") == 1000);
+  CHECK(writes("else") == 1000);
+  std::size_t some = 0;
+  {
+    sim::StreamOptions s;
+    s.branches = *sim::parseBranchPolicy("prob:0.25");
+    for (const auto& r : drain(p, s)) some += r.write && t.events[r.tag].loc.column > 0 && t.events[r.tag].text == "a[i]";
+  }
+  CHECK(some == 1000);  // one of the two arms every iteration
+  CHECK(!sim::parseBranchPolicy("prob:1.5"));
+  CHECK(!sim::parseBranchPolicy("sometimes"));
+}
+
+TEST_CASE("indirect accesses are drawn from a seeded distribution over the container", "[sim][policy]") {
+  trace::Trace t = test::analyze({"examples/spmv-csr"}, {{}, {{"ROWS", "100"}}});
+  sim::Program p = compile(t, sim::RegisterModel::O0);
+  CHECK(p.approximate);
+  auto first = drain(p);
+  auto again = drain(p);
+  REQUIRE(first.size() == again.size());
+  for (std::size_t i = 0; i < first.size(); ++i) CHECK(first[i].address == again[i].address);
+  // CSR rows: 5 nonzeros per row recovered from the sizes of val/col and rowptr.
+  CHECK(countTag(first, t, "x[col[j]]", false) == 500);
+  sim::StreamOptions other;
+  other.seed = 2;
+  auto reseeded = drain(p, other);
+  bool differs = false;
+  for (std::size_t i = 0; i < first.size(); ++i) differs |= first[i].address != reseeded[i].address;
+  CHECK(differs);
+}
+
+TEST_CASE("a parameter without a value is an error naming it and its use", "[sim][bindings]") {
+  test::AnalyzeOptions options;
+  options.entries = {"multiply"};
+  trace::Trace t = test::analyze({"examples/matmul-heap"}, options);
+  CHECK_THROWS_WITH(compile(t, sim::RegisterModel::O2), Catch::Contains("no value for parameter 'n'") && Catch::Contains("-D n=VALUE"));
+  CHECK_NOTHROW(compile(t, sim::RegisterModel::O2, {{"n", 8}}));
+}
