@@ -1,24 +1,20 @@
 // `cats-static analyze`: frontend -> tracer -> report, wired and nothing more.
 #pragma once
 
+#include "source_options.hpp"
+
 #include <CLI/CLI.hpp>
 
 #include <optional>
 #include <string>
-#include <vector>
 
 namespace cats::driver {
 
 struct AnalyzeArgs {
-  std::vector<std::string> paths;
-  std::optional<std::string> compileCommandsDir;
-  std::vector<std::string> includeDirs;
-  std::vector<std::string> defines;
-  std::vector<std::string> entries;
+  SourceArgs sources;
   std::string format = "text";
   std::optional<std::string> output;
   std::optional<std::string> dump;
-  bool scalars = false;
 };
 
 /// Registers the subcommand's options on "app".

@@ -1,5 +1,6 @@
 // cats-static: predicts how C programs use the cache hierarchy before they run.
 #include "analyze_command.hpp"
+#include "simulate_command.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -10,7 +11,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "cats-static 0.1.0");
   cats::driver::AnalyzeArgs analyze;
+  cats::driver::SimulateArgs simulate;
   CLI::App* analyzeCommand = cats::driver::addAnalyzeCommand(app, analyze);
+  CLI::App* simulateCommand = cats::driver::addSimulateCommand(app, simulate);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -23,6 +26,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (analyzeCommand->parsed()) return cats::driver::runAnalyze(analyze);
+    if (simulateCommand->parsed()) return cats::driver::runSimulate(simulate);
   } catch (const std::exception& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;

@@ -142,6 +142,7 @@ class Compiler {
         a.container = static_cast<std::uint32_t>(e.container);
         a.offset = compile(e.offset, "the offset of " + e.text + " at " + e.loc.str());
         a.bytes = static_cast<std::uint32_t>(e.bytes);
+        a.scalarBytes = a.bytes;
         a.write = e.mode == ir::AccessMode::Write;
         a.repeat = static_cast<std::uint32_t>(e.multiplicity);
         a.randomOffset = a.offset.dependsOnData();
@@ -152,6 +153,7 @@ class Compiler {
       }
       case trace::EventKind::Alloc: {
         AllocOp a;
+        a.tag = static_cast<std::uint32_t>(index);
         a.container = static_cast<std::uint32_t>(e.container);
         a.sizeBytes = compile(e.sizeBytes, "the size of " + trace_.containers[e.container].name + " at " + e.loc.str());
         if (a.sizeBytes.dependsOnData()) note("the size of " + trace_.containers[e.container].name + " depends on data");
@@ -233,6 +235,7 @@ class Compiler {
     if (depth >= kMaxSlots) throw BindingError("loops nested deeper than " + std::to_string(kMaxSlots) + " at " + where(scope));
     LoopOp loop;
     loop.slot = depth;
+    loop.staticTrips = s.staticBounds;
     program_.slots = std::max(program_.slots, depth + 1);
     loop.tripsWhenUnknown = options_.unknownTrips;
     std::string use = "the bounds of " + where(scope);

@@ -50,6 +50,11 @@ std::uint64_t HeapModel::allocate(std::uint64_t bytes, std::uint64_t alignment) 
   return user;
 }
 
+bool HeapModel::isMapped(std::uint64_t address) const {
+  auto it = live_.find(address);
+  return it != live_.end() && it->second.mapped;
+}
+
 void HeapModel::release(std::uint64_t address) {
   auto it = live_.find(address);
   if (it == live_.end()) return;

@@ -5,6 +5,7 @@
 #include "register_model.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace cats::sim {
 
@@ -94,8 +95,78 @@ void promote(Block& block) {
   }
 }
 
+constexpr std::int64_t kVectorBytes = 16;  // SSE2, the x86-64 baseline GCC targets by default
+
+/* Every access below "block", or false if something stops vectorisation (a call, a branch,
+   an allocation, a loop with unknown trips or bounds that move with "slot"). */
+bool collectVectorCandidates(Block& block, int slot, std::vector<AccessOp*>& out) {
+  for (Op& op : block) {
+    if (auto* a = std::get_if<AccessOp>(&op.value)) {
+      out.push_back(a);
+    } else if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      if (l->tripsFromData || l->segment || l->start.usesSlot(slot) || l->end.usesSlot(slot) || l->step.usesSlot(slot)) return false;
+      for (Block* b : {&l->pre, &l->header, &l->body, &l->post})
+        if (!collectVectorCandidates(*b, slot, out)) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::optional<std::int64_t> constantOf(const Formula& f) {
+  if (!f.isLinear() || !f.terms().empty()) return std::nullopt;
+  return f.constantTerm();
+}
+
+/* GCC 12's -O2 vectoriser (very-cheap cost model): a loop with a compile-time trip count that
+   is a multiple of the vector factor, step 1, no reduction carried across its iterations, and
+   every access below it invariant or unit-stride in its iterator. */
+bool tryVectorize(LoopOp& loop) {
+  if (!loop.staticTrips || loop.tripsFromData || loop.segment || !loop.increasing || !loop.post.empty()) return false;
+  auto start = constantOf(loop.start), end = constantOf(loop.end), step = constantOf(loop.step);
+  if (!start || !end || !step || *step != 1 || *end <= *start) return false;
+  std::vector<AccessOp*> accesses;
+  if (!collectVectorCandidates(loop.header, loop.slot, accesses) || !collectVectorCandidates(loop.body, loop.slot, accesses)) return false;
+  std::int64_t element = 0;
+  for (const AccessOp* a : accesses) {
+    if (a->randomOffset || !a->offset.isLinear()) return false;
+    std::int64_t coefficient = a->offset.coefficientOf(loop.slot);
+    if (coefficient == 0) continue;
+    if (coefficient != a->bytes || (a->bytes != 4 && a->bytes != 8) || (element != 0 && element != a->bytes)) return false;
+    element = a->bytes;
+  }
+  if (element == 0) return false;
+  std::int64_t factor = kVectorBytes / element;
+  if ((*end - *start) % factor != 0) return false;
+  loop.vectorFactor = static_cast<int>(factor);
+  loop.step = Formula::constant(factor);
+  for (AccessOp* a : accesses)
+    if (a->offset.coefficientOf(loop.slot) != 0) a->bytes = static_cast<std::uint32_t>(kVectorBytes);
+  return true;
+}
+
+/* Vectorises the innermost vectorisable loop of every nest; returns whether "block" has one. */
+bool vectorize(Block& block) {
+  bool any = false;
+  for (Op& op : block) {
+    if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      bool inner = vectorize(l->body);
+      any = (!inner && tryVectorize(*l)) || inner || any;
+    } else if (auto* b = std::get_if<BranchOp>(&op.value)) {
+      for (auto& arm : b->arms) any = vectorize(arm.body) || any;
+    } else if (auto* f = std::get_if<FrameOp>(&op.value)) {
+      any = vectorize(f->body) || any;
+    }
+  }
+  return any;
+}
+
 }  // namespace
 
-void applyRegisterModel(Block& block) { promote(block); }
+void applyRegisterModel(Block& block) {
+  promote(block);
+  vectorize(block);
+}
 
 }  // namespace cats::sim

@@ -29,7 +29,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       frameAddress_(program.containers.size()),
       heap_(options.layout),
       stack_(options.layout.stackTop),
-      leafBases_(kMaxSlots),
+      leafAccesses_(kMaxSlots),
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
   layoutStatics();
@@ -113,7 +113,11 @@ void AddressStream::allocate(const AllocOp& a) {
     case ir::AllocFunction::StackArray:
       address = frameAddress_[a.container] ? *frameAddress_[a.container] : stack_.push(static_cast<std::uint64_t>(bytes), a.alignment);
       break;
-    default: address = heap_.allocate(static_cast<std::uint64_t>(bytes), static_cast<std::uint64_t>(a.alignment)); break;
+    default:
+      address = heap_.allocate(static_cast<std::uint64_t>(bytes), static_cast<std::uint64_t>(a.alignment));
+      if (a.function == ir::AllocFunction::Calloc && !heap_.isMapped(address) && !plan.fixedAddress)
+        zeroing_ = Zeroing{address, address + static_cast<std::uint64_t>(bytes), a.tag};
+      break;
   }
   if (plan.fixedAddress) address = *plan.fixedAddress;
   base_[a.container] = address;
@@ -247,31 +251,53 @@ void AddressStream::endOfBlock() {
   }
 }
 
-/* Bases of the leaf loop's accesses with every slot but its own fixed: address = base + coefficient * i. */
+/* The leaf loop's accesses with every slot but its own fixed: address = base + stride * i. */
 void AddressStream::prepareLeaf(Frame& f) {
   const LoopOp& loop = *f.loop;
   std::size_t depth = static_cast<std::size_t>(loop.slot);
-  auto& bases = leafBases_[depth];
-  bases.clear();
+  auto& accesses = leafAccesses_[depth];
+  accesses.clear();
   std::int64_t saved = slots_[loop.slot];
   slots_[loop.slot] = 0;
   for (const Op& op : loop.body) {
     const auto& a = std::get<AccessOp>(op.value);
-    bases.push_back(baseFor(a.container) + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data())));
+    accesses.push_back(LeafAccess{baseFor(a.container) + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data())),
+                                  a.offset.coefficientOf(loop.slot), a.bytes, a.tag, a.repeat, a.write});
   }
   slots_[loop.slot] = saved;
   f.leafScratch = depth;
+  f.leafSingle = std::all_of(accesses.begin(), accesses.end(), [](const LeafAccess& a) { return a.repeat == 1; });
 }
 
 /* The fast path: whole iterations of a leaf body straight into the buffer. */
 std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) {
   const LoopOp& loop = *f.loop;
-  const auto& bases = leafBases_[f.leafScratch];
-  const std::size_t count = loop.body.size();
+  const LeafAccess* accesses = leafAccesses_[f.leafScratch].data();
+  const std::size_t count = leafAccesses_[f.leafScratch].size();
   std::size_t n = 0;
+  if (f.leafSingle && f.pc == 0) {
+    std::int64_t current = f.current, remaining = f.remaining;
+    const std::int64_t step = f.step;
+    while (remaining > 0 && n + count <= capacity) {
+      for (std::size_t k = 0; k < count; ++k)
+        out[n + k] = Record{accesses[k].base + static_cast<std::uint64_t>(accesses[k].stride * current), accesses[k].bytes, accesses[k].tag,
+                            accesses[k].write};
+      n += count;
+      current += step;
+      --remaining;
+    }
+    f.current = current;
+    f.remaining = remaining;
+    if (remaining == 0) {
+      slots_[loop.slot] = current;
+      f.phase = Phase::Final;
+      f.block = &loop.header;
+      return n;
+    }
+  }
   while (n < capacity) {
-    const auto& a = std::get<AccessOp>(loop.body[f.pc].value);
-    std::uint64_t address = bases[f.pc] + static_cast<std::uint64_t>(a.offset.coefficientOf(loop.slot) * f.current);
+    const LeafAccess& a = accesses[f.pc];
+    const std::uint64_t address = a.base + static_cast<std::uint64_t>(a.stride * f.current);
     while (f.repeatsDone < a.repeat && n < capacity) {
       out[n++] = Record{address, a.bytes, a.tag, a.write};
       ++f.repeatsDone;
@@ -293,7 +319,13 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
 
 std::size_t AddressStream::next(Record* out, std::size_t capacity) {
   std::size_t n = 0;
-  while (n < capacity && !frames_.empty()) {
+  while (n < capacity && (!frames_.empty() || zeroing_.next < zeroing_.end)) {
+    if (zeroing_.next < zeroing_.end) {
+      std::uint64_t bytes = std::min<std::uint64_t>(32, zeroing_.end - zeroing_.next);
+      out[n++] = Record{zeroing_.next, static_cast<std::uint32_t>(bytes), zeroing_.tag, true};
+      zeroing_.next += bytes;
+      continue;
+    }
     Frame& f = frames_.back();
     if (f.leaf && f.phase == Phase::Body) {
       n += runLeaf(f, out + n, capacity - n);

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sstream>
+
 using namespace cats;
 
 TEST_CASE("analyze prints a report and exits 0", "[cli]") {
@@ -73,7 +75,7 @@ TEST_CASE("bad input gives a clear diagnostic and the right exit code", "[cli][e
       {"analyze tests/inputs/bad/unknown_call.c", 0, "tests/inputs/bad/unknown_call.c:5:3: warning: call to unknown function 'external_kernel'"},
       {"analyze '" + empty + "'", 1, "error: no .c file found in directory"},
       {"analyze does/not/exist.c", 2, "error: no such file or directory: 'does/not/exist.c'"},
-      {"analyze", 2, "needs a file, a directory or -p"},
+      {"analyze", 2, "give a file, a directory or -p"},
       {"analyze examples/transpose --format yaml", 2, "--format"},
       {"analyze examples/transpose --entry nosuch", 2, "--entry nosuch: no analysed function has that name"},
       {"frobnicate", 2, ""},
@@ -93,4 +95,82 @@ TEST_CASE("approximate results say so", "[cli][errors]") {
   CHECK(nlohmann::json::parse(r.out)["approximate"] == true);
   auto clean = test::runCli("analyze examples/transpose --format json");
   CHECK(nlohmann::json::parse(clean.out)["approximate"] == false);
+}
+
+TEST_CASE("simulate reports misses per array and exits 0", "[cli][simulate]") {
+  auto r = test::runCli("simulate examples/matmul-heap -D N=64 --D1=32768,8,64 --LL=262144,8,64 --by container");
+  CHECK(r.exitCode == 0);
+  CHECK(r.out.find("By container") != std::string::npos);
+  CHECK(r.out.find("D1 misses") != std::string::npos);
+  auto json = test::runCli("simulate examples/matmul-heap -D N=64 --D1=32768,8,64 --LL=262144,8,64 --format json");
+  REQUIRE(json.exitCode == 0);
+  auto j = nlohmann::json::parse(json.out);
+  CHECK(j["format"] == "cats-static-simulation");
+  CHECK(j["version"] == 1);
+  CHECK(j["levels"] == nlohmann::json::array({"D1", "LL"}));
+  for (const char* group : {"by_function", "by_container", "by_loop", "by_line"}) {
+    REQUIRE(j.contains(group));
+    for (const auto& [name, entry] : j[group].items()) {
+      CHECK(entry.contains("approximate"));
+      for (const char* level : {"D1", "LL"})
+        for (const char* key : {"reads", "writes", "read_misses", "write_misses"}) CHECK(entry[level].contains(key));
+    }
+  }
+  // 64x64 doubles: B is walked by columns, 512 B apart; every line of A, B, C is missed at least once.
+  CHECK(j["by_container"]["B"]["D1"]["read_misses"].get<int>() >= 512);
+}
+
+TEST_CASE("simulate rejects bad configurations and unbound parameters", "[cli][simulate]") {
+  struct Case {
+    std::string args;
+    int exitCode;
+    std::string stderrContains;
+  };
+  const Case cases[] = {
+      {"simulate examples/transpose --D1=30000,8,64", 2, "invalid cache configuration"},
+      {"simulate examples/transpose --D1=32768,8", 2, "--D1"},
+      {"simulate examples/transpose --machine no-such-machine", 2, "no-such-machine"},
+      {"simulate examples/transpose --branch sometimes", 2, "--branch"},
+      {"simulate examples/transpose --model O3", 2, "--model"},
+      {"simulate examples/transpose --place A=nowhere", 2, "--place needs NAME=NUMBER"},
+      {"simulate examples/matmul-heap --entry multiply", 1, "no value for parameter 'n'"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.args);
+    auto r = test::runCli(c.args);
+    CHECK(r.exitCode == c.exitCode);
+    CHECK(r.err.find(c.stderrContains) != std::string::npos);
+  }
+}
+
+TEST_CASE("simulate replays a Dinero din trace", "[cli][simulate]") {
+  std::string dir = test::tempDir();
+  // 1024 reads of consecutive 8-byte words (128 lines), then the same again: 128 misses, then hits.
+  std::string din;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < 1024; ++i) {
+      std::ostringstream line;
+      line << "r " << std::hex << 0x1000 + 8 * i << " 8\n";  // din addresses and sizes are hex
+      din += line.str();
+    }
+  test::writeFile(dir, "t.din", din);
+  auto r = test::runCli("simulate --din '" + dir + "/t.din' --D1=32768,8,64 --LL=262144,8,64");
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("2048 reads") != std::string::npos);
+  std::istringstream lines(r.out);
+  bool sawD1 = false;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string level;
+    std::uint64_t reads = 0, writes = 0, readMisses = 0;
+    if (fields >> level >> reads >> writes >> readMisses && level == "D1") {
+      sawD1 = true;
+      CHECK(readMisses == 128);
+    }
+  }
+  CHECK(sawD1);
+  test::writeFile(dir, "bad.din", "r 1000 8\nq 2000 8\n");
+  auto bad = test::runCli("simulate --din '" + dir + "/bad.din'");
+  CHECK(bad.exitCode == 1);
+  CHECK(bad.err.find(":2:") != std::string::npos);
 }

@@ -121,6 +121,7 @@ std::string writeTraceJson(const Trace& t) {
       j["parallel"] = s.parallel;
       j["opaque_reason"] = s.opaqueReason;
       j["early_exit"] = s.earlyExit;
+      j["static_bounds"] = s.staticBounds;
       j["varying"] = s.varying;
     }
     if (s.kind == ScopeKind::Branch) {
@@ -323,6 +324,7 @@ Trace readTraceJson(const std::string& text) {
       s.parallel = r.get<bool>(j, "parallel", where);
       s.opaqueReason = r.get<std::string>(j, "opaque_reason", where);
       s.earlyExit = r.get<bool>(j, "early_exit", where);
+      s.staticBounds = r.get<bool>(j, "static_bounds", where);
       s.varying = r.get<std::vector<std::string>>(j, "varying", where);
     }
     if (s.kind == ScopeKind::Branch) {

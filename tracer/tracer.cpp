@@ -299,6 +299,8 @@ class Tracer {
     s.parallel = l.parallel;
     s.opaqueReason = l.opaqueReason;
     s.earlyExit = l.hasEarlyExit;
+    s.staticBounds = l.iterator && GiNaC::is_a<GiNaC::numeric>(l.start) && GiNaC::is_a<GiNaC::numeric>(l.bound) &&
+                     GiNaC::is_a<GiNaC::numeric>(l.step);
     s.comparison = l.comparison;
     s.start = resolve(l.start, frame);
     s.bound = resolve(l.bound, frame);

@@ -11,8 +11,8 @@ namespace cats::sim {
 
 struct LayoutConstants {
   std::uint64_t staticBase = 0x10c040;      // first .bss object of a PIE under Valgrind
-  std::uint64_t heapBase = 0x4036000;       // program break
-  std::uint64_t firstChunkOffset = 0x2b0;   // glibc's tcache block comes first
+  std::uint64_t heapBase = 0x4035000;       // program break
+  std::uint64_t firstChunkOffset = 0x2a0;   // glibc's tcache block (0x290) comes first
   std::uint64_t mmapBase = 0x4a2c000;       // Valgrind maps client blocks upward from here
   std::uint64_t stackTop = 0x1fff000600;    // stack pointer at the entry function
   std::uint64_t parameterBase = 0x10000000000;  // separate blocks for entry pointer parameters
@@ -26,6 +26,8 @@ class HeapModel {
   explicit HeapModel(const LayoutConstants& c);
   std::uint64_t allocate(std::uint64_t bytes, std::uint64_t alignment);
   void release(std::uint64_t address);
+  /// Whether the block at "address" was mmapped (fresh pages are already zero: calloc skips them).
+  bool isMapped(std::uint64_t address) const;
 
  private:
   struct Block {

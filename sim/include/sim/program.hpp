@@ -25,9 +25,11 @@ struct AccessOp {
   bool write = false;
   bool randomOffset = false;    // data-dependent: drawn uniformly over the container
   std::uint32_t repeat = 1;     // identical accesses of one iteration (O0 multiplicity)
+  std::uint32_t scalarBytes = 0;  // bytes of the source access before vectorisation
 };
 
 struct AllocOp {
+  std::uint32_t tag = 0;  // trace event index of the allocation (calloc's zeroing is counted there)
   std::uint32_t container = 0;
   Formula sizeBytes;
   std::int64_t alignment = 16;
@@ -42,6 +44,8 @@ struct LoopOp {
   int slot = 0;
   Formula start, end, step;  // end is exclusive in the direction of the step
   bool increasing = true;
+  bool staticTrips = false;         // the compiler knows the trip count (static_bounds in the trace)
+  int vectorFactor = 1;             // O2: iterations one vector instruction does (docs/register-model.md)
   bool tripsFromData = false;       // bounds hold loaded values: tripsWhenUnknown iterations
   std::int64_t tripsWhenUnknown = 1;
   // CSR-style segment loop: start = load(c, k*e), end = load(c, (k+1)*e): iteration range

@@ -52,6 +52,7 @@ class AddressStream {
     std::int64_t remaining = 0;
     bool leaf = false;           // body is linear accesses only: the fast path applies
     std::size_t leafScratch = 0;  // index of this loop's precomputed bases
+    bool leafSingle = false;      // every leaf access happens once per iteration
     std::optional<std::uint64_t> stackMark;
   };
 
@@ -65,10 +66,23 @@ class AddressStream {
   HeapModel heap_;
   StackModel stack_;
   std::vector<Frame> frames_;
-  std::vector<std::vector<std::uint64_t>> leafBases_;  // per nesting depth of leaf loops
+  /// One access of a leaf loop with every slot but the loop's own fixed: address = base + stride * i.
+  struct LeafAccess {
+    std::uint64_t base;
+    std::int64_t stride;
+    std::uint32_t bytes;
+    std::uint32_t tag;
+    std::uint32_t repeat;
+    bool write;
+  };
+  std::vector<std::vector<LeafAccess>> leafAccesses_;  // per nesting depth of leaf loops
   std::uint64_t rng_;
   std::uint64_t lazyNext_;
   bool usedPolicy_ = false;
+  struct Zeroing {
+    std::uint64_t next = 0, end = 0;
+    std::uint32_t tag = 0;
+  } zeroing_;  // calloc clearing a recycled heap block, 32-byte stores as glibc's memset does
 
   std::uint64_t random();
   void layoutStatics();

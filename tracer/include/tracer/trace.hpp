@@ -31,6 +31,7 @@ struct Scope {
   bool parallel = false;
   std::string opaqueReason;
   bool earlyExit = false;
+  bool staticBounds = false;  // start, bound and step are numbers in the loop's own function (compile-time trip count)
   std::vector<std::string> varying;  // symbols that change from one iteration to the next
   // Branch
   std::string arm;

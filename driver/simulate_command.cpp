@@ -1,0 +1,137 @@
+#include "simulate_command.hpp"
+
+#include "cache/din.hpp"
+#include "cache_options.hpp"
+#include "reports/simulation.hpp"
+#include "sim/concretize.hpp"
+#include "sim/simulate.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <iostream>
+
+namespace cats::driver {
+
+CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
+  CLI::App* cmd = app.add_subcommand("simulate", "Simulate the cache hierarchy on the program's predicted address stream");
+  addSourceOptions(*cmd, args.sources);
+  addCacheOptions(*cmd, args.cache);
+  cmd->add_option("--model", args.model, "What the compiler keeps in registers: O0 or O2 (docs/register-model.md)")
+      ->check(CLI::IsMember({"O0", "O2"}))
+      ->capture_default_str();
+  cmd->add_option("--branch", args.branch, "Undecidable branches: both, then, else or prob:P")->capture_default_str();
+  cmd->add_option("--unknown-trips", args.unknownTrips, "Iterations of loops whose trip count depends on data")->capture_default_str();
+  cmd->add_option("--place", args.place, "Put container NAME at address ADDR (NAME=ADDR, hex with 0x)")->allow_extra_args(false);
+  cmd->add_option("--align", args.align, "Align container NAME to BYTES (NAME=BYTES)")->allow_extra_args(false);
+  cmd->add_option("--by", args.by, "Table: container, field, function, loop, line or context")
+      ->check(CLI::IsMember({"container", "field", "function", "loop", "line", "context"}))
+      ->capture_default_str();
+  cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
+  cmd->add_option("--din", args.din, "Replay a Dinero IV din trace instead of analysing sources");
+  return cmd;
+}
+
+namespace {
+
+/* "NAME=NUMBER" (decimal or 0x hex) into "out"; false with a message on error. */
+template <typename T>
+bool parseAssignments(const std::vector<std::string>& items, const char* option, std::map<std::string, T>& out) {
+  for (const auto& item : items) {
+    auto eq = item.find('=');
+    try {
+      if (eq == std::string::npos || eq == 0) throw std::invalid_argument("no NAME=");
+      std::size_t used = 0;
+      std::string value = item.substr(eq + 1);
+      out[item.substr(0, eq)] = static_cast<T>(std::stoull(value, &used, 0));
+      if (used != value.size()) throw std::invalid_argument("trailing text");
+    } catch (const std::exception&) {
+      std::cerr << "cats-static: error: " << option << " needs NAME=NUMBER, got '" << item << "'\n";
+      return false;
+    }
+  }
+  return true;
+}
+
+int replayDin(const SimulateArgs& args, const cache::HierarchyConfig& config) {
+  std::ifstream in(*args.din);
+  if (!in) {
+    std::cerr << "cats-static: error: cannot read '" << *args.din << "'\n";
+    return 2;
+  }
+  cache::Hierarchy hierarchy(config);
+  cache::DinReplay replay;
+  try {
+    replay = cache::replayDin(in, hierarchy);
+  } catch (const cache::DinError& e) {
+    std::cerr << *args.din << ":" << e.line() << ": error: " << e.what() << "\n";
+    return 1;
+  }
+  std::string out = fmt::format("din replay of {}: {} reads, {} writes ({} instruction fetches skipped)\n", *args.din, replay.reads,
+                                replay.writes, replay.instructionFetches);
+  out += fmt::format("  {:<5} {:>13} {:>13} {:>12} {:>12} {:>11} {:>11}\n", "level", "reads", "writes", "read misses", "write misses",
+                     "evictions", "write-backs");
+  for (std::size_t k = 0; k < config.levels.size(); ++k) {
+    const auto& s = hierarchy.stats()[k];
+    out += fmt::format("  {:<5} {:>13} {:>13} {:>12} {:>12} {:>11} {:>11}\n", config.levels[k].name, s.reads, s.writes, s.readMisses,
+                       s.writeMisses, s.evictions, s.writebacks);
+  }
+  return emit(out, args.output);
+}
+
+}  // namespace
+
+int runSimulate(const SimulateArgs& args) {
+  auto hierarchy = hierarchyFrom(args.cache);
+  if (auto* message = std::get_if<std::string>(&hierarchy)) {
+    std::cerr << "cats-static: error: " << *message << "\n";
+    return 2;
+  }
+  const cache::HierarchyConfig& config = std::get<cache::HierarchyConfig>(hierarchy);
+  if (args.din) return replayDin(args, config);
+
+  sim::ConcretizeOptions options;
+  options.model = *sim::parseRegisterModel(args.model);
+  auto branch = sim::parseBranchPolicy(args.branch);
+  if (!branch) {
+    std::cerr << "cats-static: error: --branch must be both, then, else or prob:P with 0 <= P <= 1, got '" << args.branch << "'\n";
+    return 2;
+  }
+  options.branches = *branch;
+  options.unknownTrips = args.unknownTrips;
+  if (!parseAssignments(args.place, "--place", options.place) || !parseAssignments(args.align, "--align", options.align)) return 2;
+  TraceOutcome traced = traceSources(args.sources);
+  if (!traced.trace) return traced.exitCode;
+  for (const auto& text : args.sources.defines) {
+    auto eq = text.find('=');
+    if (eq == std::string::npos) continue;
+    try {
+      options.bindings[text.substr(0, eq)] = std::stoll(text.substr(eq + 1), nullptr, 0);
+    } catch (const std::exception&) {
+    }
+  }
+  sim::Program program;
+  try {
+    program = sim::concretize(*traced.trace, options);
+  } catch (const sim::BindingError& e) {
+    std::cerr << "cats-static: error: " << e.what() << "\n";
+    return 1;
+  }
+  sim::StreamOptions stream;
+  stream.seed = args.cache.seed;
+  stream.branches = options.branches;
+  stream.model = options.model;
+  bool terminal = isatty(STDERR_FILENO) != 0;
+  sim::Progress progress;
+  if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
+  sim::SimulationResult result = sim::simulate(program, traced.trace->events.size(), config, stream, progress);
+  if (terminal && result.accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
+  report::SimulationReportInput input{*traced.trace, result, config, options.model};
+  std::string text = args.format == "json" ? report::simulationJson(input) : report::simulationText(input, *report::parseGroupBy(args.by));
+  int rc = emit(text, args.output);
+  return rc ? rc : traced.exitCode;
+}
+
+}  // namespace cats::driver

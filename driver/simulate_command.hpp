@@ -1,0 +1,40 @@
+// `cats-static simulate`: sources -> trace -> concretiser -> cache hierarchy -> report, or a
+// Dinero din trace straight into the cache hierarchy (--din).
+#pragma once
+
+#include "source_options.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cats::driver {
+
+struct CacheArgs {
+  std::optional<std::string> d1, l2, l3, ll;  // Cachegrind-style size,assoc,line
+  std::optional<std::string> machine;         // machine file or preset name
+  std::optional<std::string> replacement, writePolicy, allocate, inclusion;
+  bool noMissClasses = false;
+  std::uint64_t seed = 1;
+};
+
+struct SimulateArgs {
+  SourceArgs sources;
+  CacheArgs cache;
+  std::string model = "O2";
+  std::string branch = "both";
+  std::int64_t unknownTrips = 1;
+  std::vector<std::string> place;  // NAME=ADDR
+  std::vector<std::string> align;  // NAME=BYTES
+  std::string by = "container";
+  std::string format = "text";
+  std::optional<std::string> output;
+  std::optional<std::string> din;
+};
+
+CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args);
+int runSimulate(const SimulateArgs& args);
+
+}  // namespace cats::driver

@@ -1,0 +1,40 @@
+// The options every command that reads C sources shares, and the frontend + tracer run.
+#pragma once
+
+#include "ir/ir.hpp"
+#include "tracer/trace.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cats::driver {
+
+struct SourceArgs {
+  std::vector<std::string> paths;
+  std::optional<std::string> compileCommandsDir;
+  std::vector<std::string> includeDirs;
+  std::vector<std::string> defines;
+  std::vector<std::string> entries;
+  bool scalars = false;
+};
+
+void addSourceOptions(CLI::App& cmd, SourceArgs& args);
+
+/// What reading the sources gave: a trace, or the exit code to stop with.
+struct TraceOutcome {
+  std::optional<trace::Trace> trace;
+  std::optional<ir::Program> program;  // kept for --dump ir
+  int exitCode = 0;
+};
+
+/// Runs frontend and tracer; prints diagnostics to stderr. With "stopAfterFrontend", no trace.
+TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend = false);
+
+bool hasErrors(const std::vector<ir::Diagnostic>& diagnostics);
+/// Writes "text" to "output" or stdout; returns 0, or 1 when the file cannot be written.
+int emit(const std::string& text, const std::optional<std::string>& output);
+
+}  // namespace cats::driver

@@ -1,0 +1,45 @@
+// The report of `cats-static simulate`: cache statistics grouped by meaning (container,
+// struct field, function, loop, source line, calling context), as text tables or versioned
+// JSON ("format": "cats-static-simulation", "version": 1; docs/simulation-format.md).
+#pragma once
+
+#include "cache/config.hpp"
+#include "sim/concretize.hpp"
+#include "sim/simulate.hpp"
+#include "tracer/trace.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cats::report {
+
+inline constexpr int kSimulationFormatVersion = 1;
+
+enum class GroupBy { Container, Field, Function, Loop, Line, Context };
+std::optional<GroupBy> parseGroupBy(const std::string& text);
+std::string_view toString(GroupBy g);
+
+struct Group {
+  std::string name;
+  std::vector<sim::LevelCounts> levels;
+  bool approximate = false;
+};
+
+/// Events grouped by "by", sorted by misses at the first level, then at the next, then by name.
+std::vector<Group> groupEvents(const trace::Trace& trace, const sim::SimulationResult& result, GroupBy by);
+
+/// Whether a modelled guess (a drawn offset, a branch policy, an assumed trip count) went into "event".
+bool eventIsApproximate(const trace::Trace& trace, std::size_t event);
+
+struct SimulationReportInput {
+  const trace::Trace& trace;
+  const sim::SimulationResult& result;
+  const cache::HierarchyConfig& config;
+  sim::RegisterModel model;
+};
+
+std::string simulationText(const SimulationReportInput& in, GroupBy by);
+std::string simulationJson(const SimulationReportInput& in);
+
+}  // namespace cats::report

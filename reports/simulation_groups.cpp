@@ -1,0 +1,94 @@
+// Grouping per-event cache counters by what they mean to the programmer.
+#include "reports/simulation.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace cats::report {
+
+std::optional<GroupBy> parseGroupBy(const std::string& text) {
+  for (GroupBy g : {GroupBy::Container, GroupBy::Field, GroupBy::Function, GroupBy::Loop, GroupBy::Line, GroupBy::Context})
+    if (toString(g) == text) return g;
+  return std::nullopt;
+}
+
+std::string_view toString(GroupBy g) {
+  switch (g) {
+    case GroupBy::Container: return "container";
+    case GroupBy::Field: return "field";
+    case GroupBy::Function: return "function";
+    case GroupBy::Loop: return "loop";
+    case GroupBy::Line: return "line";
+    case GroupBy::Context: return "context";
+  }
+  return "container";
+}
+
+namespace {
+
+bool scopeIsApproximate(const trace::Scope& s) {
+  switch (s.kind) {
+    case trace::ScopeKind::Loop:
+      return !s.opaqueReason.empty() || s.earlyExit || !sym::containersIn(s.start).empty() || !sym::containersIn(s.bound).empty();
+    case trace::ScopeKind::Branch:
+      return s.condition.isOpaque() || (!sym::containersIn(s.condition.lhs).empty() || !sym::containersIn(s.condition.rhs).empty());
+    default: return false;
+  }
+}
+
+std::string keyOf(const trace::Trace& t, const trace::Event& e, GroupBy by) {
+  switch (by) {
+    case GroupBy::Container: return t.containers.at(e.container).name;
+    case GroupBy::Field: return t.containers.at(e.container).name + (e.field.empty() ? "" : "." + e.field);
+    case GroupBy::Function: return t.functionOf(e.scope);
+    case GroupBy::Loop: {
+      auto loop = t.innermostLoop(e.scope);
+      if (!loop) return "(outside loops) in " + t.functionOf(e.scope);
+      const trace::Scope& s = t.scopes.at(*loop);
+      return s.label() + " at " + s.loc.file + ":" + std::to_string(s.loc.line) + " in " + t.functionOf(e.scope);
+    }
+    case GroupBy::Line: return e.loc.file + ":" + std::to_string(e.loc.line);
+    case GroupBy::Context: {
+      std::string out;
+      for (const auto& label : t.stackLabels(e.scope)) out += (out.empty() ? "" : " > ") + label;
+      return out;
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+bool eventIsApproximate(const trace::Trace& t, std::size_t event) {
+  const trace::Event& e = t.events.at(event);
+  if (e.classification.approximate || e.classification.kind == trace::AccessClass::Indirect) return true;
+  for (std::optional<std::size_t> s = e.scope; s; s = t.scopes.at(*s).parent)
+    if (scopeIsApproximate(t.scopes.at(*s))) return true;
+  return false;
+}
+
+std::vector<Group> groupEvents(const trace::Trace& t, const sim::SimulationResult& result, GroupBy by) {
+  std::map<std::string, Group> groups;
+  const std::size_t levels = result.levels.size();
+  for (std::size_t e = 0; e < t.events.size() && e < result.byEvent.size(); ++e) {
+    if (t.events[e].kind != trace::EventKind::Access) continue;
+    std::string key = keyOf(t, t.events[e], by);
+    Group& g = groups[key];
+    if (g.levels.empty()) {
+      g.name = key;
+      g.levels.resize(levels);
+    }
+    for (std::size_t k = 0; k < levels; ++k) g.levels[k] += result.byEvent[e][k];
+    g.approximate = g.approximate || eventIsApproximate(t, e);
+  }
+  std::vector<Group> out;
+  for (auto& [key, g] : groups) out.push_back(std::move(g));
+  std::stable_sort(out.begin(), out.end(), [levels](const Group& a, const Group& b) {
+    for (std::size_t k = 0; k < levels; ++k)
+      if (a.levels[k].misses() != b.levels[k].misses()) return a.levels[k].misses() > b.levels[k].misses();
+    return false;
+  });
+  return out;
+}
+
+}  // namespace cats::report

@@ -1,0 +1,46 @@
+// Runs a program's address stream through a cache hierarchy and keeps, for every trace
+// event, what its accesses did at every level, so reports can group by meaning.
+#pragma once
+
+#include "cache/hierarchy.hpp"
+#include "sim/stream.hpp"
+
+#include <array>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace cats::sim {
+
+/// Demand accesses of one event (or any group of events) at one level.
+struct LevelCounts {
+  std::uint64_t reads = 0;
+  std::uint64_t writes = 0;
+  std::uint64_t readMisses = 0;
+  std::uint64_t writeMisses = 0;
+  std::array<std::uint64_t, 3> missClass{};  // cold, capacity, conflict (reads and writes)
+
+  LevelCounts& operator+=(const LevelCounts& o);
+  std::uint64_t accesses() const { return reads + writes; }
+  std::uint64_t misses() const { return readMisses + writeMisses; }
+};
+
+struct SimulationResult {
+  std::vector<std::string> levels;               // names, nearest the core first
+  std::vector<LevelCounts> totals;               // demand accesses per level, by the core's operation
+  std::vector<cache::LevelStats> levelStats;     // the hierarchy's own counters (evictions, write-backs, traffic)
+  cache::MemoryTraffic memory;
+  std::vector<std::vector<LevelCounts>> byEvent;  // [trace event][level]
+  std::uint64_t accesses = 0;
+  bool approximate = false;
+  std::vector<std::string> notes;
+};
+
+/// Called now and then with the number of accesses simulated so far.
+using Progress = std::function<void(std::uint64_t)>;
+
+SimulationResult simulate(const Program& program, std::size_t eventCount, const cache::HierarchyConfig& config,
+                          const StreamOptions& options, const Progress& progress = {});
+
+}  // namespace cats::sim
