@@ -1,7 +1,8 @@
 // Accesses per second of the cache core on three address streams: sequential 8-byte reads that hit
 // the first level, a 4096-byte stride that misses everywhere, and random reads over 64 MiB; for a
 // 2-level (cats-paper) and a 3-level (intel-skylake) hierarchy, and the 2-level one classifying
-// misses. "accesses" (and items_per_second) is simulated accesses per second, e.g. "250M/s".
+// misses; and for Cachegrind's non-inclusive model, the same plus a naive-matmul-like stream
+// alternating a hitting and a missing array. "accesses" (and items_per_second) is simulated accesses per second, e.g. "250M/s".
 #include "cache/hierarchy.hpp"
 #include "cache/presets.hpp"
 
@@ -46,6 +47,23 @@ std::vector<std::uint64_t> randomStream() {
   return s;
 }
 
+/* Naive matrix multiply N=500 (C[i][j] += A[i][k] * B[k][j] over k): reads alternate between A,
+   walked 8 bytes at a time (7 of 8 hit the first level), and B, walked with a 4000-byte stride
+   (a new line every time, missing the first level and mostly the last). */
+std::vector<std::uint64_t> matmulStream() {
+  constexpr std::uint64_t n = 500;
+  constexpr std::uint64_t a = kBase, b = kBase + (std::uint64_t{8} << 20);
+  std::vector<std::uint64_t> s(kStreamLength);
+  std::size_t p = 0;
+  for (std::uint64_t i = 0; p < s.size(); i = (i + 1) % n)
+    for (std::uint64_t j = 0; j < n && p < s.size(); ++j)
+      for (std::uint64_t k = 0; k < n && p + 1 < s.size(); ++k) {
+        s[p++] = a + (i * n + k) * 8;
+        s[p++] = b + (k * n + j) * 8;
+      }
+  return s;
+}
+
 void replay(benchmark::State& state, const char* machine, std::vector<std::uint64_t> (*make)(), bool classify = false) {
   cats::cache::HierarchyConfig config = cats::cache::preset(machine);
   config.classifyMisses = classify;
@@ -74,6 +92,10 @@ void BM_TwoLevelRandom64MiB(benchmark::State& state) { replay(state, "cats-paper
 void BM_ThreeLevelSequentialHits(benchmark::State& state) { replay(state, "intel-skylake", sequentialStream); }
 void BM_ThreeLevelStride4096(benchmark::State& state) { replay(state, "intel-skylake", strideStream); }
 void BM_ThreeLevelRandom64MiB(benchmark::State& state) { replay(state, "intel-skylake", randomStream); }
+void BM_CachegrindSequentialHits(benchmark::State& state) { replay(state, "cachegrind", sequentialStream); }
+void BM_CachegrindStride4096(benchmark::State& state) { replay(state, "cachegrind", strideStream); }
+void BM_CachegrindMatmul500(benchmark::State& state) { replay(state, "cachegrind", matmulStream); }
+void BM_TwoLevelMatmul500(benchmark::State& state) { replay(state, "cats-paper", matmulStream); }
 void BM_TwoLevelSequentialHitsClassified(benchmark::State& state) { replay(state, "cats-paper", sequentialStream, true); }
 void BM_TwoLevelRandom64MiBClassified(benchmark::State& state) { replay(state, "cats-paper", randomStream, true); }
 
@@ -85,5 +107,9 @@ BENCHMARK(BM_TwoLevelRandom64MiB);
 BENCHMARK(BM_ThreeLevelSequentialHits);
 BENCHMARK(BM_ThreeLevelStride4096);
 BENCHMARK(BM_ThreeLevelRandom64MiB);
+BENCHMARK(BM_CachegrindSequentialHits);
+BENCHMARK(BM_CachegrindStride4096);
+BENCHMARK(BM_CachegrindMatmul500);
+BENCHMARK(BM_TwoLevelMatmul500);
 BENCHMARK(BM_TwoLevelSequentialHitsClassified);
 BENCHMARK(BM_TwoLevelRandom64MiBClassified);

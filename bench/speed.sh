@@ -17,14 +17,14 @@ gcc -O2 -fno-inline -fno-tree-loop-distribute-patterns -DN="$n" -o "$work/matmul
 cg=$(seconds valgrind --tool=cachegrind --cache-sim=yes $geometry --I1=32768,8,64 --cachegrind-out-file=/dev/null "$work/matmul")
 native=$(seconds "$work/matmul")
 cats=$(seconds "$bin" simulate examples/matmul-heap -D N="$n" --model O2 $geometry --format json -o "$work/out.json")
-catsNoClasses=$(seconds "$bin" simulate examples/matmul-heap -D N="$n" --model O2 $geometry --no-miss-classes --format json -o "$work/out2.json")
+catsClasses=$(seconds "$bin" simulate examples/matmul-heap -D N="$n" --model O2 $geometry --miss-classes --format json -o "$work/out2.json")
 accesses=$(python3 -c "import json; print(json.load(open('$work/out.json'))['accesses'])")
 echo "naive matrix multiply N=$n, -O2 build, D1 32 KiB/8-way, LL 256 KiB/8-way, 64 B lines"
 printf "  %-44s %8s s\n" "native run" "$native"
 printf "  %-44s %8s s\n" "valgrind --tool=cachegrind --cache-sim=yes" "$cg"
 printf "  %-44s %8s s   (%s accesses, %.0f M/s)\n" "cats-static simulate (analysis included)" "$cats" "$accesses" \
   "$(python3 -c "print($accesses / max($cats, 1e-9) / 1e6)")"
-printf "  %-44s %8s s\n" "cats-static simulate --no-miss-classes" "$catsNoClasses"
+printf "  %-44s %8s s\n" "cats-static simulate --miss-classes" "$catsClasses"
 printf "  speed-up over Cachegrind: %.1fx\n" "$(python3 -c "print($cg / max($cats, 1e-9))")"
 if [ -x build/bench/cache_bench ]; then
   echo

@@ -16,7 +16,7 @@ struct CacheArgs {
   std::optional<std::string> d1, l2, l3, ll;  // Cachegrind-style size,assoc,line
   std::optional<std::string> machine;         // machine file or preset name
   std::optional<std::string> replacement, writePolicy, allocate, inclusion;
-  bool noMissClasses = false;
+  bool missClasses = false;
   std::uint64_t seed = 1;
 };
 

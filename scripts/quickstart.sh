@@ -9,4 +9,4 @@ echo "== cats-static analyze examples/matmul-heap --entry multiply"
 build/driver/cats-static analyze examples/matmul-heap --entry multiply
 echo
 echo "== cats-static simulate examples/matmul-static -D N=400 --model O2 (CATS paper's 32 KiB + 256 KiB caches)"
-build/driver/cats-static simulate examples/matmul-static -D N=400 --model O2 --by container
+build/driver/cats-static simulate examples/matmul-static -D N=400 --model O2 --miss-classes --by container

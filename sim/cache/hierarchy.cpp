@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 
@@ -35,6 +36,11 @@ const LevelStats kNoStats{};
    start-up costs more than the whole store. */
 inline void clear(LevelStats& stats) { std::memcpy(&stats, &kNoStats, sizeof stats); }
 
+/* Zero the counters of "stats" before the miss-class arrays. */
+inline void clearCounts(LevelStats& stats) { std::memcpy(&stats, &kNoStats, offsetof(LevelStats, readMissClass)); }
+
+bool stamped(Replacement r) { return r == Replacement::Lru || r == Replacement::Fifo; }
+
 }  // namespace
 
 Hierarchy::Hierarchy(HierarchyConfig config)
@@ -51,6 +57,7 @@ Hierarchy::Hierarchy(HierarchyConfig config)
     if (config_.classifyMisses) classifiers_.emplace_back(levels_.back().lineCount());
   }
   stats_.resize(levels_.size());
+  bindFastPaths();
 }
 
 /* Copies and moves forget the remembered hit: its dirty-flag pointer points into the source. */
@@ -64,7 +71,9 @@ Hierarchy::Hierarchy(const Hierarchy& other)
       classifying_(other.classifying_),
       levelCount_(other.levelCount_),
       topBits_(other.topBits_),
-      topWriteBack_(other.topWriteBack_) {}
+      topWriteBack_(other.topWriteBack_) {
+  bindFastPaths();
+}
 
 Hierarchy::Hierarchy(Hierarchy&& other) noexcept
     : config_(std::move(other.config_)),
@@ -78,6 +87,8 @@ Hierarchy::Hierarchy(Hierarchy&& other) noexcept
       topBits_(other.topBits_),
       topWriteBack_(other.topWriteBack_) {
   other.repeatLine_ = kNoLine;
+  other.fastHits_ = other.fastMisses_ = false;
+  bindFastPaths();
 }
 
 Hierarchy& Hierarchy::operator=(const Hierarchy& other) {
@@ -98,10 +109,134 @@ Hierarchy& Hierarchy::operator=(Hierarchy&& other) noexcept {
   topWriteBack_ = other.topWriteBack_;
   repeatLine_ = kNoLine;
   other.repeatLine_ = kNoLine;
+  other.fastHits_ = other.fastMisses_ = false;
+  bindFastPaths();
   return *this;
 }
 
 Hierarchy::~Hierarchy() = default;
+
+/* Decide which inline paths access() may take and point them at the first level's arrays. The
+   miss path handles hierarchies where every level is LRU or FIFO, write-back, write-allocate, with
+   the first level's line size, and inclusion is off: there a miss only evicts (writing back a dirty
+   victim, which never allocates) and fetches from the next level, down to the first hit. */
+void Hierarchy::bindFastPaths() {
+  fastHits_ = fastMisses_ = false;
+  if (levels_.empty()) return;
+  detail::Level& top = levels_[0];
+  fastHits_ = !exclusive_ && !classifying_ && topWriteBack_ && stamped(top.replacement());
+  fastMisses_ = fastHits_ && !inclusive_;
+  for (const detail::Level& level : levels_)
+    if (!stamped(level.replacement()) || !level.writeBack() || !level.writeAllocate() || level.lineBits() != top.lineBits()) fastMisses_ = false;
+  topLru_ = top.replacement() == Replacement::Lru;
+  topWays_ = top.ways();
+  topSetMask_ = top.setMask();
+  topLines_ = top.lineArray();
+  topDirty_ = top.dirtyArray();
+  topStamps_ = top.stampArray();
+  topClock_ = top.clock();
+  topStats_ = stats_.data();
+}
+
+/* Clear what the previous access set in "out". */
+void Hierarchy::clearOutcome(Outcome& out) {
+  for (std::uint32_t k = 0; k < out.flagged_; ++k) {
+    LevelOutcome& o = out.levels_[k];
+    o.accessed = o.isWrite = o.missed = false;
+    o.missClass = MissClass::None;
+  }
+  if (out.classAffected_)
+    for (std::uint32_t k = 0; k < out.affected_; ++k) clear(out.levels_[k].effects);
+  else
+    for (std::uint32_t k = 0; k < out.affected_; ++k) clearCounts(out.levels_[k].effects);
+  out.flagged_ = out.affected_ = 0;
+  out.classAffected_ = false;
+}
+
+/* A one-line access whose line the first level lacks, in a hierarchy bindFastPaths() admits: what
+   demandRead()/demandWrite(), allocate(), evict() and receiveWriteback() do there, in the same
+   order, as one loop. Level k misses: its victim (if any) is evicted, a dirty one written back
+   down to the first level holding it (which only marks it dirty) or to memory; the line is
+   installed (a level's state is private to it, so installing before the fill below changes
+   nothing); level k+1 is read, and the walk stops at its hit or past the last level. */
+void Hierarchy::fastMiss(std::uint64_t line, bool isWrite, Outcome& out) {
+  if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome(out);
+  out.levelCount_ = levelCount_;
+  repeatLine_ = kNoLine;
+  const std::uint32_t n = levelCount_;
+  detail::Level* levels = levels_.data();
+  LevelStats* stats = stats_.data();
+  const std::uint64_t lineBytes = levels[0].lineBytes();
+
+  LevelOutcome& top = out.levels_[0];
+  top.accessed = true;
+  top.isWrite = isWrite;
+  top.missed = true;
+  if (isWrite) {
+    ++stats[0].writes;
+    ++stats[0].writeMisses;
+  } else {
+    ++stats[0].reads;
+    ++stats[0].readMisses;
+  }
+  std::uint32_t affected = 0;
+  for (std::uint32_t k = 0;;) {
+    detail::Level& level = levels[k];
+    std::uint64_t set = level.setOf(line);
+    std::uint32_t slot = level.chooseSlot(set);
+    std::uint64_t victim = level.lineAt(set, slot);
+    LevelStats& effects = out.levels_[k].effects;
+    if (victim != kNoLine) {
+      ++effects.evictions;
+      ++stats[k].evictions;
+      if (level.dirtyAt(set, slot)) {
+        ++effects.writebacks;
+        ++stats[k].writebacks;
+        effects.bytesToBelow += lineBytes;
+        stats[k].bytesToBelow += lineBytes;
+        std::uint32_t j = k + 1;
+        for (; j < n; ++j) {
+          detail::Level& lower = levels[j];
+          LevelStats& e = out.levels_[j].effects;
+          ++e.writes;
+          ++stats[j].writes;
+          std::uint64_t s = lower.setOf(victim);
+          std::uint32_t w = lower.find(s, victim);
+          if (w != kNoWay) {
+            lower.setDirty(s, w);
+            break;
+          }
+          ++e.writeMisses;
+          ++stats[j].writeMisses;
+          e.bytesToBelow += lineBytes;
+          stats[j].bytesToBelow += lineBytes;
+        }
+        affected = std::max(affected, std::min(j + 1, n));
+      }
+    }
+    level.replaceStamped(set, slot, line, k == 0 && isWrite);
+    effects.bytesFromBelow += lineBytes;
+    stats[k].bytesFromBelow += lineBytes;
+    affected = std::max(affected, k + 1);
+    if (++k == n) break;
+    detail::Level& below = levels[k];
+    LevelOutcome& o = out.levels_[k];
+    o.accessed = true;
+    ++stats[k].reads;
+    std::uint64_t s = below.setOf(line);
+    std::uint32_t w = below.find(s, line);
+    if (w != kNoWay) {
+      below.use(s, w);
+      out.flagged_ = k + 1;
+      out.affected_ = affected;
+      return;
+    }
+    o.missed = true;
+    ++stats[k].readMisses;
+  }
+  out.flagged_ = n;
+  out.affected_ = affected;
+}
 
 /* The first level's "line" was hit and is in "way" of "set": remember it for access(). After a
    first-level hit nothing else of a one-line access changes the first level. When classifying, a
@@ -118,13 +253,7 @@ void Hierarchy::rememberHit(std::uint64_t line, std::uint64_t set, std::uint32_t
    a later line of it may have evicted the earlier one. Kept out of line so that access() stays
    small. */
 [[gnu::noinline]] void Hierarchy::accessGeneral(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
-  for (std::uint32_t k = 0; k < out.flagged_; ++k) {
-    LevelOutcome& o = out.levels_[k];
-    o.accessed = o.isWrite = o.missed = false;
-    o.missClass = MissClass::None;
-  }
-  for (std::uint32_t k = 0; k < out.affected_; ++k) clear(out.levels_[k].effects);
-  out.flagged_ = out.affected_ = 0;
+  clearOutcome(out);
   out.levelCount_ = levelCount_;
   repeatLine_ = kNoLine;
   std::uint64_t end = address + (size == 0 ? 1 : size);
@@ -319,6 +448,7 @@ void Hierarchy::receiveWriteback(std::size_t k, std::uint64_t address, std::uint
 /* A write-back of this access missed at level "k" for reason "c". */
 void Hierarchy::countWriteMissClass(Outcome& out, std::size_t k, MissClass c) {
   if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
+  out.classAffected_ = true;
   ++out.levels_[k].effects.writeMissClass[missClassIndex(c)];
   ++stats_[k].writeMissClass[missClassIndex(c)];
 }

@@ -26,6 +26,24 @@ class Level {
   bool writeBack() const { return writeBack_; }
   bool writeAllocate() const { return writeAllocate_; }
   std::uint64_t setOf(std::uint64_t line) const { return line & setMask_; }
+  std::uint32_t ways() const { return ways_; }
+  std::uint64_t setMask() const { return setMask_; }
+  Replacement replacement() const { return replacement_; }
+
+  /* The flat arrays and the clock, for Hierarchy's inline first-level hit path; valid while the
+     level lives and is not copied or moved (stamps: null unless LRU or FIFO). */
+  std::uint64_t* lineArray() { return lines_.data(); }
+  std::uint8_t* dirtyArray() { return dirty_.data(); }
+  std::uint64_t* stampArray() { return stamped() ? stamps_.data() : nullptr; }
+  std::uint64_t* clock() { return &clock_; }
+
+  /* LRU or FIFO only: replace whatever "way" of "set" holds by "line" (remove() plus install()). */
+  void replaceStamped(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
+    std::size_t slot = set * ways_ + way;
+    lines_[slot] = line;
+    dirty_[slot] = dirty ? 1 : 0;
+    stamps_[slot] = ++clock_;
+  }
 
   /* The way of "set" holding "line", or kNoWay. */
   std::uint32_t find(std::uint64_t set, std::uint64_t line) const {

@@ -53,6 +53,9 @@ class Hierarchy {
   std::vector<ResidentLine> contents(std::size_t level) const;
 
  private:
+  void bindFastPaths();
+  static void clearOutcome(Outcome& out);
+  void fastMiss(std::uint64_t line, bool isWrite, Outcome& out);
   void rememberHit(std::uint64_t line, std::uint64_t set, std::uint32_t way);
   void accessGeneral(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out);
   void firstLevelHit(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool isWrite, Outcome& out);
@@ -93,14 +96,63 @@ class Hierarchy {
   bool topWriteBack_ = false;
   std::uint64_t repeatLine_ = ~std::uint64_t{0};  // the line of the last first-level hit, if nothing changed since
   std::uint8_t* repeatDirty_ = nullptr;           // its dirty flag in the first level
+
+  // The inline paths of access() (bindFastPaths() sets these; pointers into levels_[0] and stats_).
+  bool fastHits_ = false;
+  bool fastMisses_ = false;
+  bool topLru_ = false;
+  std::uint32_t topWays_ = 0;
+  std::uint64_t topSetMask_ = 0;
+  const std::uint64_t* topLines_ = nullptr;
+  std::uint8_t* topDirty_ = nullptr;
+  std::uint64_t* topStamps_ = nullptr;
+  std::uint64_t* topClock_ = nullptr;
+  LevelStats* topStats_ = nullptr;
 };
 
-/* The line of the previous access, a first-level hit, again, with nothing to send down, is settled
-   here: it needs no lookup and changes no policy state (LRU: it is the most recent already; PLRU:
-   its bits already point away; FIFO, Random: hits change nothing), nor the classifier's (see
-   rememberHit()). "out" must hold at most a first-level hit, which this overwrites. Everything
-   else goes to accessGeneral(). */
+/* Two inline paths; everything else goes to accessGeneral().
+
+   The first-level hit path (fastHits_: not exclusive, not classifying, a write-back first level
+   with LRU or FIFO replacement): a one-line access whose line the first level holds changes only
+   that way's recency (LRU: its stamp) and dirty bit, and the first level's demand counters; a miss
+   goes to the out-of-line fastMiss() where the whole hierarchy allows it (fastMisses_).
+
+   Otherwise, the line of the previous access, a first-level hit, again, with nothing to send down,
+   is settled here: it needs no lookup and changes no policy state (LRU: it is the most recent
+   already; PLRU: its bits already point away; FIFO, Random: hits change nothing), nor the
+   classifier's (see rememberHit()). "out" must hold at most a first-level hit, which this
+   overwrites. */
 inline void Hierarchy::access(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
+  if (fastHits_) {
+    std::uint64_t line = address >> topBits_;
+    if (((address + (size != 0 ? size - 1 : 0)) >> topBits_) == line) {
+      std::uint64_t base = (line & topSetMask_) * topWays_;
+      const std::uint64_t* tags = topLines_ + base;
+      std::uint32_t way = 0;
+      while (way < topWays_ && tags[way] != line) ++way;
+      if (way < topWays_) {
+        if (out.flagged_ > 1 || out.affected_ != 0) clearOutcome(out);
+        std::uint64_t slot = base + way;
+        if (topLru_) topStamps_[slot] = ++*topClock_;
+        if (isWrite) topDirty_[slot] = 1;
+        LevelOutcome& o = out.levels_[0];
+        o.accessed = true;
+        o.isWrite = isWrite;
+        o.missed = false;
+        o.missClass = MissClass::None;
+        out.flagged_ = 1;
+        out.levelCount_ = levelCount_;
+        ++(isWrite ? topStats_->writes : topStats_->reads);
+        return;
+      }
+      if (fastMisses_) {
+        fastMiss(line, isWrite, out);
+        return;
+      }
+    }
+    accessGeneral(address, size, isWrite, out);
+    return;
+  }
   if ((address >> topBits_) != repeatLine_ || ((address + size - 1) >> topBits_) != repeatLine_ || (isWrite && !topWriteBack_) ||
       out.affected_ != 0 || out.flagged_ > 1) {
     accessGeneral(address, size, isWrite, out);

@@ -89,6 +89,7 @@ class Outcome {
   std::uint32_t levelCount_ = 0;
   std::uint32_t flagged_ = 0;   // levels_[flagged_..] have all flags clear
   std::uint32_t affected_ = 0;  // levels_[affected_..] have all effects zero
+  bool classAffected_ = false;  // some effects' miss-class counts may be nonzero
 };
 
 }  // namespace cats::cache
