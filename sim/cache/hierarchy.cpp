@@ -37,7 +37,7 @@ const LevelStats kNoStats{};
 inline void clear(LevelStats& stats) { std::memcpy(&stats, &kNoStats, sizeof stats); }
 
 /* Zero the counters of "stats" before the miss-class arrays. */
-inline void clearCounts(LevelStats& stats) { std::memcpy(&stats, &kNoStats, offsetof(LevelStats, readMissClass)); }
+inline void clearCounts(LevelStats& stats) { std::memset(static_cast<void*>(&stats), 0, offsetof(LevelStats, readMissClass)); }
 
 bool stamped(Replacement r) { return r == Replacement::Lru || r == Replacement::Fifo; }
 
@@ -180,10 +180,11 @@ void Hierarchy::fastMiss(std::uint64_t line, bool isWrite, Outcome& out) {
     ++stats[0].readMisses;
   }
   std::uint32_t affected = 0;
+  std::uint32_t fillSlot = 0;  // where a level below the first that missed puts the line
   for (std::uint32_t k = 0;;) {
     detail::Level& level = levels[k];
     std::uint64_t set = level.setOf(line);
-    std::uint32_t slot = level.chooseSlot(set);
+    std::uint32_t slot = k == 0 ? level.chooseSlot(set) : fillSlot;
     std::uint64_t victim = level.lineAt(set, slot);
     LevelStats& effects = out.levels_[k].effects;
     if (victim != kNoLine) {
@@ -224,7 +225,7 @@ void Hierarchy::fastMiss(std::uint64_t line, bool isWrite, Outcome& out) {
     o.accessed = true;
     ++stats[k].reads;
     std::uint64_t s = below.setOf(line);
-    std::uint32_t w = below.find(s, line);
+    std::uint32_t w = below.findOrOldest(s, line, fillSlot);
     if (w != kNoWay) {
       below.use(s, w);
       out.flagged_ = k + 1;

@@ -37,6 +37,25 @@ class Level {
   std::uint64_t* stampArray() { return stamped() ? stamps_.data() : nullptr; }
   std::uint64_t* clock() { return &clock_; }
 
+  /* LRU or FIFO only: the way of "set" holding "line", or kNoWay with "victim" set to what
+     chooseSlot() would return; one pass over the ways instead of find() then chooseSlot(). */
+  std::uint32_t findOrOldest(std::uint64_t set, std::uint64_t line, std::uint32_t& victim) const {
+    std::size_t base = set * ways_;
+    const std::uint64_t* tags = lines_.data() + base;
+    const std::uint64_t* stamps = stamps_.data() + base;
+    std::uint32_t best = 0;
+    std::uint64_t bestStamp = stamps[0];
+    if (tags[0] == line) return 0;
+    for (std::uint32_t way = 1; way < ways_; ++way) {
+      if (tags[way] == line) return way;
+      std::uint64_t stamp = stamps[way];
+      best = stamp < bestStamp ? way : best;
+      bestStamp = stamp < bestStamp ? stamp : bestStamp;
+    }
+    victim = best;
+    return kNoWay;
+  }
+
   /* LRU or FIFO only: replace whatever "way" of "set" holds by "line" (remove() plus install()). */
   void replaceStamped(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
     std::size_t slot = set * ways_ + way;
