@@ -4,6 +4,7 @@
 // misses; and for Cachegrind's non-inclusive model, the same plus a naive-matmul-like stream
 // alternating a hitting and a missing array. "accesses" (and items_per_second) is simulated accesses per second, e.g. "250M/s".
 #include "cache/hierarchy.hpp"
+#include "cache/mru_hierarchy.hpp"
 #include "cache/presets.hpp"
 
 #include <benchmark/benchmark.h>
@@ -86,6 +87,28 @@ void replay(benchmark::State& state, const char* machine, std::vector<std::uint6
   state.counters["last miss%"] = last.accesses() ? 100.0 * static_cast<double>(last.misses()) / static_cast<double>(last.accesses()) : 0;
 }
 
+/* The same replay through the MRU-ordered engine the simulator uses for LRU, write-back,
+   write-allocate, non-inclusive hierarchies (the Cachegrind geometry). */
+void replayMru(benchmark::State& state, std::vector<std::uint64_t> (*make)()) {
+  cats::cache::HierarchyConfig config = cats::cache::preset("cachegrind");
+  cats::cache::MruHierarchy hierarchy(config);
+  std::vector<std::uint64_t> stream = make();
+  cats::cache::MruOutcome outcome;
+  for (std::uint64_t a : stream) hierarchy.access(a, 8, false, outcome);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    hierarchy.access(stream[i], 8, false, outcome);
+    benchmark::DoNotOptimize(outcome);
+    i = (i + 1) & (kStreamLength - 1);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["accesses"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
+void BM_MruSequentialHits(benchmark::State& state) { replayMru(state, sequentialStream); }
+void BM_MruStride4096(benchmark::State& state) { replayMru(state, strideStream); }
+void BM_MruMatmul500(benchmark::State& state) { replayMru(state, matmulStream); }
+
 void BM_TwoLevelSequentialHits(benchmark::State& state) { replay(state, "cats-paper", sequentialStream); }
 void BM_TwoLevelStride4096(benchmark::State& state) { replay(state, "cats-paper", strideStream); }
 void BM_TwoLevelRandom64MiB(benchmark::State& state) { replay(state, "cats-paper", randomStream); }
@@ -101,6 +124,9 @@ void BM_TwoLevelRandom64MiBClassified(benchmark::State& state) { replay(state, "
 
 }  // namespace
 
+BENCHMARK(BM_MruSequentialHits);
+BENCHMARK(BM_MruStride4096);
+BENCHMARK(BM_MruMatmul500);
 BENCHMARK(BM_TwoLevelSequentialHits);
 BENCHMARK(BM_TwoLevelStride4096);
 BENCHMARK(BM_TwoLevelRandom64MiB);
