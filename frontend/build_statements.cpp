@@ -46,7 +46,7 @@ void FunctionBuilder::declareParameters() {
       pointee.symbol = param.symbol;
       pointee.loc = loc(p->getLocation());
       param.container = addLocal(std::move(pointee));
-      env_[p] = Value::ofPointer(PointerValue{ir::ContainerRef{ir::ContainerRef::Scope::Parameter, function_.params.size()}, 0, param.name});
+      env_[p] = Value::ofPointer(PointerValue{ir::ContainerRef{ir::ContainerRef::Scope::Parameter, function_.params.size()}, 0, param.name, {}});
     } else {
       param.symbol = state_.ctx.symbol(param.name, sym::SymbolKind::Parameter, "parameter of " + function_.name);
       env_[p] = type->isIntegralOrEnumerationType() ? Value::ofScalar(param.symbol) : Value::unknown();
@@ -139,18 +139,8 @@ void FunctionBuilder::declaration(const clang::VarDecl* var) {
   if (type->isArrayType() || type->isRecordType()) {
     auto sizeOf = [&](const clang::Expr* e) { return scalarOrUnknown(eval(e), "extent"); };
     ir::Container c = describeContainer(name, ir::ContainerKind::Stack, type, ast_, sizeOf, state_.ctx);
-    c.symbol = state_.ctx.symbol(name, sym::SymbolKind::Container);
-    c.name = c.symbol.get_name();
     c.alignment = std::max<std::int64_t>(c.alignment, ast_.getDeclAlign(var).getQuantity());
-    c.loc = loc(var->getLocation());
-    ir::Alloc alloc;
-    alloc.function = ir::AllocFunction::StackArray;
-    alloc.sizeBytes = c.sizeBytes;
-    alloc.alignment = c.alignment;
-    alloc.loc = c.loc;
-    alloc.container = ir::ContainerRef{ir::ContainerRef::Scope::Local, addLocal(std::move(c))};
-    arrays_[var] = alloc.container;
-    append(ir::Node{std::move(alloc)});
+    allocateOnStack(var, std::move(c));
     if (var->getInit()) eval(var->getInit());
     return;
   }
@@ -161,10 +151,8 @@ void FunctionBuilder::declaration(const clang::VarDecl* var) {
   env_[var] = value;
 }
 
-/* A local scalar whose address is taken lives in memory: with --scalars it is a stack container. */
-void FunctionBuilder::memoryScalar(const clang::VarDecl* var) {
-  auto none = [&](const clang::Expr*) -> sym::Expr { return 0; };
-  ir::Container c = describeContainer(var->getNameAsString(), ir::ContainerKind::Stack, var->getType(), ast_, none, state_.ctx);
+/* "c", the memory of local "var", becomes a stack container allocated here. */
+void FunctionBuilder::allocateOnStack(const clang::VarDecl* var, ir::Container c) {
   c.symbol = state_.ctx.symbol(c.name, sym::SymbolKind::Container);
   c.name = c.symbol.get_name();
   c.loc = loc(var->getLocation());
@@ -176,9 +164,15 @@ void FunctionBuilder::memoryScalar(const clang::VarDecl* var) {
   alloc.container = ir::ContainerRef{ir::ContainerRef::Scope::Local, addLocal(std::move(c))};
   arrays_[var] = alloc.container;
   append(ir::Node{std::move(alloc)});
+}
+
+/* A local scalar whose address is taken lives in memory: with --scalars it is a stack container. */
+void FunctionBuilder::memoryScalar(const clang::VarDecl* var) {
+  auto none = [&](const clang::Expr*) -> sym::Expr { return 0; };
+  allocateOnStack(var, describeContainer(var->getNameAsString(), ir::ContainerKind::Stack, var->getType(), ast_, none, state_.ctx));
   if (const clang::Expr* init = var->getInit()) {
     eval(init);
-    emitAccess(Location{PointerValue{arrays_[var], 0, var->getNameAsString()}, var->getType(), {}}, ir::AccessMode::Write, init);
+    emitAccess(Location{PointerValue{arrays_[var], 0, var->getNameAsString(), {}}, var->getType(), {}}, ir::AccessMode::Write, init);
   }
 }
 

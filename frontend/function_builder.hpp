@@ -20,7 +20,7 @@ struct PointerValue {
   ir::ContainerRef container;
   sym::Expr offset = 0;
   std::string name;   // variable the pointer came from, as written at the access
-  std::string field;  // struct field path when the pointer came from an array field
+  std::string field = {};  // struct field path when the pointer came from an array field
 };
 
 /// What an rvalue evaluates to.
@@ -71,6 +71,7 @@ class FunctionBuilder {
   void compound(const clang::CompoundStmt* s);
   void declaration(const clang::VarDecl* var);
   void memoryScalar(const clang::VarDecl* var);
+  void allocateOnStack(const clang::VarDecl* var, ir::Container c);
   void ifStatement(const clang::IfStmt* s);
   void switchStatement(const clang::SwitchStmt* s);
   void openmp(const clang::Stmt* s);
