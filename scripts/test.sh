@@ -6,7 +6,6 @@ cd "$(dirname "$0")/.."
 if [ "${1:-}" = "--sanitize" ]; then
   scripts/build.sh build-asan -DCATS_SANITIZE=ON
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-  export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
   ctest --test-dir build-asan --output-on-failure -j 2
 else
   scripts/build.sh build
