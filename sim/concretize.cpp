@@ -52,7 +52,7 @@ class Compiler {
       if (item.isScope) {
         program_.body.push_back(Op{FrameOp{compileBlock(item.index, 0)}});
       } else {
-        addEvent(item.index, program_.statics, 0);
+        addEvent(item.index, program_.statics);
       }
     }
     if (options_.model == RegisterModel::O2) applyRegisterModel(program_.body);
@@ -132,9 +132,8 @@ class Compiler {
     if (std::find(program_.notes.begin(), program_.notes.end(), text) == program_.notes.end()) program_.notes.push_back(text);
   }
 
-  void addEvent(std::size_t index, Block& out, int depth) {
+  void addEvent(std::size_t index, Block& out) {
     const trace::Event& e = trace_.events[index];
-    std::string use = "the " + std::string(trace::toString(e.kind)) + " at " + e.loc.str();
     switch (e.kind) {
       case trace::EventKind::Access: {
         AccessOp a;
@@ -167,17 +166,17 @@ class Compiler {
         out.push_back(Op{FreeOp{static_cast<std::uint32_t>(e.container)}});
         return;
     }
-    (void)use;
-    (void)depth;
   }
 
-  Block compileBlock(std::size_t scope, int depth) {
+  Block compileBlock(std::size_t scope, int depth) { return compileItems(children_[scope], depth); }
+
+  /* "items" (children of one scope, in program order) as operations. */
+  Block compileItems(const std::vector<Item>& items, int depth) {
     Block out;
-    const auto& items = children_[scope];
     for (std::size_t i = 0; i < items.size(); ++i) {
       const Item& item = items[i];
       if (!item.isScope) {
-        addEvent(item.index, out, depth);
+        addEvent(item.index, out);
         continue;
       }
       const trace::Scope& s = trace_.scopes[item.index];
@@ -262,15 +261,12 @@ class Compiler {
     }
     if (s.earlyExit) note("loops with an early exit (" + where(scope) + ") run their full trip count");
     for (const Item& item : children_[scope]) {
-      if (!item.isScope && trace_.events[item.index].loopHeader) addEvent(item.index, loop.header, depth + 1);
+      if (!item.isScope && trace_.events[item.index].loopHeader) addEvent(item.index, loop.header);
     }
     std::vector<Item> bodyItems;
     for (const Item& item : children_[scope])
       if (item.isScope || !trace_.events[item.index].loopHeader) bodyItems.push_back(item);
-    auto saved = children_[scope];
-    children_[scope] = bodyItems;
-    loop.body = compileBlock(scope, depth + 1);
-    children_[scope] = saved;
+    loop.body = compileItems(bodyItems, depth + 1);
     if (!s.iterator.empty()) scope_.iteratorSlots.erase(s.iterator);
     return loop;
   }

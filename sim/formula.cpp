@@ -129,7 +129,7 @@ std::variant<Formula, FormulaError> FormulaCompiler::compile(const sym::Expr& e,
   FormulaError error;
   GiNaC::exmap values;
   for (const auto& [name, value] : scope.parameters)
-    if (ctx_.contains(name)) values[ctx_.parse(name)] = value;
+    if (auto symbol = ctx_.find(name)) values[*symbol] = value;
   sym::Expr bound = values.empty() ? e.expand() : e.subs(values).expand();
   if (!emit(bound, scope, f, error)) return error;
   if (f.dependsOnData_) {

@@ -184,11 +184,8 @@ void AddressStream::enterBranch(const BranchOp& branch) {
       case BranchPolicy::Kind::Else: chosen.push_back(undecided.back()); break;
       case BranchPolicy::Kind::Probability: {
         double draw = static_cast<double>(random() >> 11) / static_cast<double>(1ull << 53);
-        if (draw < options_.branches.probability || undecided.size() == 1) {
-          if (draw < options_.branches.probability) chosen.push_back(undecided.front());
-        } else {
-          chosen.push_back(undecided[1 + random() % (undecided.size() - 1)]);
-        }
+        if (draw < options_.branches.probability) chosen.push_back(undecided.front());
+        else if (undecided.size() > 1) chosen.push_back(undecided[1 + random() % (undecided.size() - 1)]);
         break;
       }
     }

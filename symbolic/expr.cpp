@@ -34,6 +34,7 @@ Symbol Context::symbol(const std::string& name, SymbolKind kind, const std::stri
   Symbol s(name);
   byName_.emplace(name, Entry{s, SymbolInfo{name, kind, note}});
   order_.push_back(name);
+  table_[name] = s;
   return s;
 }
 
@@ -44,7 +45,14 @@ Symbol Context::freshSymbol(const std::string& base, SymbolKind kind, const std:
   Symbol s(name);
   byName_.emplace(name, Entry{s, SymbolInfo{name, kind, note}});
   order_.push_back(name);
+  table_[name] = s;
   return s;
+}
+
+std::optional<Symbol> Context::find(const std::string& name) const {
+  auto it = byName_.find(name);
+  if (it == byName_.end()) return std::nullopt;
+  return it->second.symbol;
 }
 
 std::optional<SymbolKind> Context::kindOf(const Symbol& symbol) const {
@@ -66,10 +74,8 @@ std::vector<SymbolInfo> Context::symbols() const {
 }
 
 Expr Context::parse(const std::string& text) const {
-  GiNaC::symtab table;
-  for (const auto& [name, entry] : byName_) table[name] = entry.symbol;
   try {
-    GiNaC::parser reader(table, /*strict=*/true);
+    GiNaC::parser reader(table_, /*strict=*/true);
     return reader(text);
   } catch (const std::exception& e) {
     throw ParseError("cannot parse expression '" + text + "': " + e.what());

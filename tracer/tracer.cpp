@@ -109,7 +109,7 @@ class Tracer {
       const sym::SymbolInfo* info = trace_.context.info(name);
       if (!info || info->kind != sym::SymbolKind::Parameter) continue;
       try {
-        parameterValues_[trace_.context.parse(name)] = trace_.context.parse(value);
+        parameterValues_[*trace_.context.find(name)] = trace_.context.parse(value);
       } catch (const sym::ParseError&) {
         diagnose(ir::Severity::Warning, {}, "-D " + name + "=" + value + " is not a number; the symbol stays free");
       }
@@ -126,10 +126,8 @@ class Tracer {
   std::size_t addContainer(const ir::Container& c, const std::string& base) {
     Container out;
     out.id = trace_.containers.size();
-    sym::Symbol symbol = trace_.context.contains(base) && trace_.context.info(base)->kind == sym::SymbolKind::Container &&
-                                 !takenNames_.count(base)
-                             ? trace_.context.symbol(base, sym::SymbolKind::Container)
-                             : trace_.context.freshSymbol(base, sym::SymbolKind::Container);
+    sym::Symbol symbol = takenNames_.count(base) ? trace_.context.freshSymbol(base, sym::SymbolKind::Container)
+                                                 : trace_.context.symbol(base, sym::SymbolKind::Container);
     out.name = symbol.get_name();
     takenNames_.insert(out.name);
     containerSymbols_.push_back(symbol);

@@ -54,6 +54,8 @@ class Context {
   std::optional<SymbolKind> kindOf(const Symbol& symbol) const;
   const SymbolInfo* info(const std::string& name) const;
   bool contains(const std::string& name) const { return byName_.count(name) != 0; }
+  /// The symbol called "name", if any.
+  std::optional<Symbol> find(const std::string& name) const;
   /// Every symbol in creation order.
   std::vector<SymbolInfo> symbols() const;
   /// Parses "text" written by print(); unknown identifiers are an error.
@@ -66,6 +68,7 @@ class Context {
   };
   std::map<std::string, Entry> byName_;
   std::vector<std::string> order_;
+  GiNaC::symtab table_;  // every symbol by name, kept current for parse()
 };
 
 /// The value stored in "container" at byte "offset".
