@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Runs cats-static analyze over the real-code corpus (units.tsv) and measures each unit:
+status (ok, analysis error, usage error, crash, timeout), wall time, peak memory, JSON size,
+accesses, distinct source accesses, and the share of exact (not approximate) and indirect accesses."""
+import argparse, glob, json, os, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def units(corpus, manifest, only):
+    for line in open(manifest):
+        if not line.strip() or line.startswith("#"):
+            continue
+        name, mode, root_glob, globs, flags = (line.rstrip("\n").split("\t") + [""])[:5]
+        if only and not any(name.startswith(o) for o in only):
+            continue
+        for root in sorted(glob.glob(os.path.join(corpus, root_glob))):
+            files = []
+            for pattern in globs.split():
+                if pattern.startswith("!"):
+                    drop = set(glob.glob(os.path.join(root, pattern[1:])))
+                    files = [f for f in files if f not in drop]
+                else:
+                    files += sorted(f for f in glob.glob(os.path.join(root, pattern)) if f not in files)
+            package = os.path.relpath(root, corpus).split(os.sep)[1]  # debian/<package>/... or npm/<package>/...
+            tag = name if len(glob.glob(os.path.join(corpus, root_glob))) == 1 else name + ":" + package
+            if mode == "project":
+                yield tag + " (project)", root, files, flags.split()
+            else:
+                for f in files:
+                    yield tag + "/" + os.path.relpath(f, root), root, [f], flags.split()
+
+
+def measure(binary, root, files, flags, timeout):
+    out = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
+    timing = tempfile.NamedTemporaryFile(suffix=".time", delete=False).name
+    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", timing, "timeout", "-s", "KILL", str(timeout), binary, "analyze",
+           *[os.path.relpath(f, root) for f in files], *flags, "--format", "json", "-o", out]
+    started = time.time()
+    proc = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
+    wall = time.time() - started
+    rss_mb = 0.0
+    try:
+        fields = open(timing).read().split()
+        rss_mb = int(fields[-1]) / 1024.0
+    except (OSError, ValueError, IndexError):
+        pass
+    code = proc.returncode
+    stderr = proc.stderr
+    if code == 137 or (code == 124) or wall >= timeout:
+        status = "timeout"
+    elif code >= 128 or code < 0 or "Sanitizer" in stderr or "Segmentation" in stderr:
+        status = "crash"
+    else:
+        status = {0: "ok", 1: "error", 2: "usage"}.get(code, "crash")
+    result = {"status": status, "exit": code, "seconds": round(wall, 2), "rss_mb": round(rss_mb, 1),
+              "warnings": stderr.count(": warning:"), "errors": stderr.count(": error:"),
+              "json_bytes": os.path.getsize(out) if os.path.exists(out) else 0}
+    if status in ("ok", "error") and result["json_bytes"]:
+        try:
+            result.update(summarise(json.load(open(out))))
+        except (ValueError, KeyError) as e:
+            result["status"], result["note"] = "bad-json", str(e)
+    if status not in ("ok",):
+        lines = [l for l in stderr.splitlines() if ": error:" in l or "Sanitizer" in l or "usage" in l.lower()]
+        result["first_error"] = (lines[0] if lines else stderr.strip().splitlines()[-1] if stderr.strip() else "")[:200]
+    os.unlink(out)
+    os.unlink(timing)
+    return result
+
+
+def summarise(report):
+    accesses = report.get("accesses", [])
+    distinct = {}
+    for a in accesses:
+        key = (a.get("file"), a.get("line"), a.get("column"), a.get("mode"), a.get("text"))
+        seen = distinct.setdefault(key, {"approximate": False, "indirect": False})
+        seen["approximate"] |= bool(a.get("approximate"))
+        seen["indirect"] |= a.get("class") == "indirect"
+    n = len(distinct)
+    exact = sum(1 for d in distinct.values() if not d["approximate"])
+    indirect = sum(1 for d in distinct.values() if d["indirect"])
+    return {"accesses": len(accesses), "source_accesses": n, "exact_share": round(exact / n, 3) if n else None,
+            "indirect_share": round(indirect / n, 3) if n else None, "approximate": bool(report.get("approximate"))}
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--binary", default=os.path.join(HERE, "../../build/driver/cats-static"))
+    p.add_argument("--corpus", default=os.environ.get("CATS_CORPUS", "/tmp/cats-corpus"))
+    p.add_argument("--manifest", default=os.path.join(HERE, "units.tsv"))
+    p.add_argument("--timeout", type=int, default=120)
+    p.add_argument("--json", help="write every unit's figures here")
+    p.add_argument("only", nargs="*", help="unit name prefixes to run (default: all)")
+    args = p.parse_args()
+    binary = os.path.abspath(args.binary)
+    todo = list(units(args.corpus, args.manifest, args.only))
+    if not todo:
+        sys.exit("realcode: no unit found; run bench/realcode/fetch.sh first")
+    results = []
+    tty = sys.stderr.isatty()
+    for i, (name, root, files, flags) in enumerate(todo, 1):
+        if tty:
+            print(f"\r[{i}/{len(todo)}] {name[:60]:<60}", end="", file=sys.stderr, flush=True)
+        r = measure(binary, root, files, flags, args.timeout)
+        r["unit"], r["files"] = name, len(files)
+        results.append(r)
+    if tty:
+        print(file=sys.stderr)
+    report(results)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"format": "cats-static-realcode", "version": 1, "units": results}, f, indent=1)
+    sys.exit(1 if any(r["status"] in ("crash", "timeout", "bad-json") for r in results) else 0)
+
+
+def report(results):
+    print(f"{'unit':<52} {'status':<8} {'s':>7} {'MB':>7} {'src acc':>8} {'exact':>6} {'indir':>6} {'warn':>5}")
+    for r in results:
+        share = lambda k: f"{100 * r[k]:.0f}%" if r.get(k) is not None else "-"
+        print(f"{r['unit'][:52]:<52} {r['status']:<8} {r['seconds']:>7.2f} {r['rss_mb']:>7.0f} "
+              f"{r.get('source_accesses', 0):>8} {share('exact_share'):>6} {share('indirect_share'):>6} {r['warnings']:>5}")
+    for r in results:
+        if r.get("first_error"):
+            print(f"  {r['unit']}: {r['status']}: {r['first_error']}")
+    count = lambda s: sum(1 for r in results if r["status"] == s)
+    total_src = sum(r.get("source_accesses", 0) for r in results)
+    exact = sum(r.get("source_accesses", 0) * (r.get("exact_share") or 0) for r in results)
+    indirect = sum(r.get("source_accesses", 0) * (r.get("indirect_share") or 0) for r in results)
+    print()
+    print(f"units {len(results)}: ok {count('ok')}, analysis error {count('error')}, usage error {count('usage')}, "
+          f"crash {count('crash')}, timeout {count('timeout')}, bad json {count('bad-json')}")
+    print(f"time {sum(r['seconds'] for r in results):.1f} s in all, slowest {max(r['seconds'] for r in results):.2f} s; "
+          f"peak memory {max(r['rss_mb'] for r in results):.0f} MB")
+    if total_src:
+        print(f"source accesses {total_src}: exact {100 * exact / total_src:.1f}%, indirect {100 * indirect / total_src:.1f}%; "
+              f"approximate units {sum(1 for r in results if r.get('approximate'))}")
+
+
+if __name__ == "__main__":
+    main()
