@@ -1,6 +1,8 @@
 // JSON analysis report: the stable contract other tools read (see docs/analysis-format.md).
 #include "reports/analysis.hpp"
 
+#include "reports/coverage.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace cats::report {
@@ -16,6 +18,19 @@ Histograms histograms(const trace::Trace& t) {
     h.byFunction[t.functionOf(e.scope)].add(e.classification.kind);
   }
   return h;
+}
+
+static ordered_json coverageJson(const CoverageCounts& c) {
+  ordered_json j;
+  j["accesses"] = c.accesses;
+  j["exact"] = c.exact;
+  j["approximate"] = c.approximate;
+  j["data_dependent"] = c.dataDependent;
+  j["exact_share"] = c.exactShare();
+  j["reasons"] = ordered_json::array();
+  for (const auto& r : c.reasons)
+    j["reasons"].push_back(ordered_json{{"reason", r.text}, {"accesses", r.accesses}, {"example", r.example.str()}});
+  return j;
 }
 
 static ordered_json histogramJson(const ClassHistogram& h) {
@@ -80,6 +95,10 @@ std::string analysisJson(const trace::Trace& t) {
   for (const auto& [name, hist] : h.byContainer) root["histograms"]["by_container"][name] = histogramJson(hist);
   root["histograms"]["by_function"] = ordered_json::object();
   for (const auto& [name, hist] : h.byFunction) root["histograms"]["by_function"][name] = histogramJson(hist);
+  Coverage cov = coverage(t);
+  root["coverage"] = coverageJson(cov.program);
+  root["coverage"]["by_function"] = ordered_json::object();
+  for (const auto& [name, counts] : cov.byFunction) root["coverage"]["by_function"][name] = coverageJson(counts);
   root["diagnostics"] = ordered_json::array();
   for (const auto& d : t.diagnostics)
     root["diagnostics"].push_back(ordered_json{{"severity", std::string(ir::toString(d.severity))}, {"file", d.loc.file},

@@ -1,6 +1,8 @@
 // Text analysis report: containers, accesses nested by function and loop, class histograms.
 #include "reports/analysis.hpp"
 
+#include "reports/coverage.hpp"
+
 #include "ir/dump.hpp"
 
 #include <fmt/format.h>
@@ -98,6 +100,7 @@ std::string analysisText(const trace::Trace& t) {
   for (const auto& [name, hist] : h.byContainer) histogramRow(out, "  " + name, hist);
   out += "  per function\n";
   for (const auto& [name, hist] : h.byFunction) histogramRow(out, "  " + name, hist);
+  out += "\n" + coverageText(coverage(t));
   return out;
 }
 
