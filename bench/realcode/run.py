@@ -71,6 +71,15 @@ def measure(binary, root, files, flags, timeout):
 
 def summarise(report):
     accesses = report.get("accesses", [])
+    cov = report.get("coverage")
+    if cov:  # the report's own count of distinct source accesses (docs/analysis-format.md, Coverage)
+        n = cov["accesses"]
+        indirect = {(a.get("file"), a.get("line"), a.get("column"), a.get("mode"), a.get("text"))
+                    for a in accesses if a.get("class") == "indirect"}
+        reasons = {r["reason"]: r["accesses"] for r in cov.get("reasons", [])}
+        return {"accesses": len(accesses), "source_accesses": n, "exact_share": round(cov["exact_share"], 3) if n else None,
+                "indirect_share": round(min(1.0, len(indirect) / n), 3) if n else None,
+                "approximate": bool(report.get("approximate")), "top_reasons": reasons}
     distinct = {}
     for a in accesses:
         key = (a.get("file"), a.get("line"), a.get("column"), a.get("mode"), a.get("text"))
@@ -135,6 +144,14 @@ def report(results):
     if total_src:
         print(f"source accesses {total_src}: exact {100 * exact / total_src:.1f}%, indirect {100 * indirect / total_src:.1f}%; "
               f"approximate units {sum(1 for r in results if r.get('approximate'))}")
+    reasons = {}
+    for r in results:
+        for text, n in (r.get("top_reasons") or {}).items():
+            reasons[text] = reasons.get(text, 0) + n
+    if reasons:
+        print("top reasons for approximate accesses (source accesses, summed over units):")
+        for text, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:12]:
+            print(f"  {n:>7}  {text}")
 
 
 if __name__ == "__main__":
