@@ -38,14 +38,24 @@ const std::string& snippetPath() {
   return path;
 }
 
+/* Options the command line offers, chosen by the input's length so that mutations reach both. */
+struct Variant {
+  bool scalars = false;  // --scalars
+  sim::RegisterModel model = sim::RegisterModel::O2;
+};
+Variant variantOf(std::size_t size) {
+  return Variant{size % 2 == 1, size / 2 % 2 == 1 ? sim::RegisterModel::O0 : sim::RegisterModel::O2};
+}
+
 /* The trace of the C text "code", or nothing when the frontend or tracer rejects it. */
-std::optional<trace::Trace> traceOf(const std::string& code) {
+std::optional<trace::Trace> traceOf(const std::string& code, const Variant& variant) {
   {
     std::ofstream out(snippetPath(), std::ios::binary | std::ios::trunc);
     out << code;
   }
   frontend::Options options;
   options.paths = {snippetPath()};
+  options.traceScalars = variant.scalars;
   sym::Context ctx;
   ir::Program program;
   try {
@@ -84,8 +94,9 @@ bool streamIsShort(const sim::Program& program, const sim::StreamOptions& option
 }
 
 /* Concretises "trace" with small parameters and, if its stream is short, simulates and reports. */
-void simulateSmall(const trace::Trace& trace) {
+void simulateSmall(const trace::Trace& trace, const Variant& variant) {
   sim::ConcretizeOptions options = smallBindings(trace);
+  options.model = variant.model;
   sim::Program program;
   try {
     program = sim::concretize(trace, options);
@@ -106,13 +117,14 @@ void simulateSmall(const trace::Trace& trace) {
 }  // namespace
 
 int frontendOne(const std::uint8_t* data, std::size_t size) {
-  std::optional<trace::Trace> trace = traceOf(std::string(reinterpret_cast<const char*>(data), size));
+  Variant variant = variantOf(size);
+  std::optional<trace::Trace> trace = traceOf(std::string(reinterpret_cast<const char*>(data), size), variant);
   if (!trace) return 0;
   (void)report::analysisText(*trace);
   (void)report::analysisJson(*trace);
   std::string json = trace::writeTraceJson(*trace);
   if (trace::writeTraceJson(trace::readTraceJson(json)) != json) std::abort();  // the trace file round-trips exactly
-  simulateSmall(*trace);
+  simulateSmall(*trace, variant);
   return 0;
 }
 
