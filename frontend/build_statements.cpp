@@ -6,6 +6,7 @@
 namespace cats::frontend {
 
 using clang::dyn_cast;
+using clang::dyn_cast_or_null;
 using clang::isa;
 
 FunctionBuilder::FunctionBuilder(ProgramState& state, clang::ASTContext& ast, const clang::FunctionDecl& decl)
@@ -256,15 +257,22 @@ void FunctionBuilder::switchStatement(const clang::SwitchStmt* s) {
   append(ir::Node{std::move(branch)});
 }
 
+/* The statement a directive applies to, without the CapturedStmt layers Sema wraps around it.
+   Not getInnermostCapturedStmt(): it casts unchecked, and master, critical, atomic, section and
+   masked keep their statement uncaptured, so it read a plain statement as a CapturedStmt. */
+static const clang::Stmt* directiveBody(const clang::OMPExecutableDirective& directive) {
+  const clang::Stmt* inner = directive.getAssociatedStmt();
+  while (const auto* captured = dyn_cast_or_null<clang::CapturedStmt>(inner)) inner = captured->getCapturedStmt();
+  return inner;
+}
+
 void FunctionBuilder::openmp(const clang::Stmt* s) {
   const auto* directive = dyn_cast<clang::OMPExecutableDirective>(s);
   if (!directive->hasAssociatedStmt()) return;
-  const clang::Stmt* inner = directive->getInnermostCapturedStmt() ? directive->getInnermostCapturedStmt()->getCapturedStmt()
-                                                                    : directive->getAssociatedStmt();
+  const clang::Stmt* inner = directiveBody(*directive);
   bool isLoop = isa<clang::OMPLoopDirective>(directive);
   bool isParallel = clang::isOpenMPParallelDirective(directive->getDirectiveKind());
   if (isLoop) {
-    while (const auto* captured = dyn_cast<clang::CapturedStmt>(inner)) inner = captured->getCapturedStmt();
     if (const auto* loop = dyn_cast<clang::ForStmt>(inner)) return forLoop(loop, isParallel || clang::isOpenMPWorksharingDirective(directive->getDirectiveKind()));
     return statement(inner);
   }

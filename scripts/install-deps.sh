@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages cats-static builds and tests with (skips when all are present).
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config python3
-  clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev
+  clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev libclang-rt-14-dev
   libisl-dev libginac-dev libcln-dev libboost-graph-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev valgrind time ccache)
 missing=()

@@ -53,7 +53,7 @@ class AddressStream {
     bool leaf = false;           // body is linear accesses only: the fast path applies
     std::size_t leafScratch = 0;  // index of this loop's precomputed bases
     bool leafSingle = false;      // every leaf access happens once per iteration
-    std::optional<std::uint64_t> stackMark;
+    std::optional<std::uint64_t> stackMark{};  // "{}" keeps "Frame{block}" free of missing-initializer warnings
   };
 
   const Program& program_;

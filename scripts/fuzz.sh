@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets into build-fuzz/ (clang++-14, AddressSanitizer + UBSan, CMake option
+# CATS_FUZZ=ON) and runs each for N seconds (default 180). See docs/fuzzing.md.
+#   scripts/fuzz.sh [--seconds N] [--build-only] [TARGET...]   TARGET: frontend_fuzz trace_reader_fuzz
+# Inputs are read from fuzz/corpus/TARGET and fuzz/regressions/TARGET; new interesting inputs go to
+# build-fuzz/corpus/TARGET (not committed), crashes, timeouts and out-of-memory inputs to
+# fuzz/crashes/TARGET/. Exits 1 when any target found a problem.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=180
+build_only=0
+targets=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --seconds) seconds=$2; shift 2 ;;
+    --seconds=*) seconds=${1#*=}; shift ;;
+    --build-only) build_only=1; shift ;;
+    -h|--help) sed -n '2,7p' "$0"; exit 0 ;;
+    -*) echo "fuzz.sh: unknown option $1" >&2; exit 2 ;;
+    *) targets+=("$1"); shift ;;
+  esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(frontend_fuzz trace_reader_fuzz)
+for t in "${targets[@]}"; do
+  case "$t" in frontend_fuzz|trace_reader_fuzz) ;; *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;; esac
+done
+
+command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 is missing (scripts/install-deps.sh)" >&2; exit 2; }
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$(dirname "$PWD")} CCACHE_NOHASHDIR=1
+  launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)
+fi
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 \
+  -DCATS_FUZZ=ON -DCATS_BUILD_TESTS=OFF -DCATS_BUILD_BENCH=OFF "${launcher[@]}" >/dev/null
+cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}"
+[ "$build_only" -eq 0 ] || exit 0
+
+status=0
+for t in "${targets[@]}"; do
+  case "$t" in
+    frontend_fuzz) extra=(-max_len=4096 -dict=fuzz/c.dict) ;;
+    trace_reader_fuzz) extra=(-max_len=32768 -dict=fuzz/json.dict) ;;
+  esac
+  mkdir -p "build-fuzz/corpus/$t" "fuzz/crashes/$t" "fuzz/corpus/$t" "fuzz/regressions/$t"
+  echo "fuzz.sh: $t for ${seconds} s"
+  # stderr of the target (Clang's parse errors) is closed; libFuzzer's and the sanitizers' reports stay.
+  if ! "build-fuzz/fuzz/$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -close_fd_mask=2 \
+      -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t/" "${extra[@]}" \
+      "build-fuzz/corpus/$t" "fuzz/corpus/$t" "fuzz/regressions/$t"; then
+    echo "fuzz.sh: $t FAILED; the input is in fuzz/crashes/$t/ (make it a regression in fuzz/regressions/$t/)" >&2
+    status=1
+  fi
+done
+exit $status
