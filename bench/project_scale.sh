@@ -9,12 +9,15 @@ cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-build/driver/cats-static}")
 files=${FILES:-100}
 root=$(mktemp -d)
-trap 'rm -rf "$root"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$root"' EXIT
 mkdir -p "$root/src" "$root/include" "$root/build"
 
 {
   echo "#ifndef PROJECT_H"
   echo "#define PROJECT_H"
+  echo "#include <stdio.h>"
+  echo "#include <stdlib.h>"
+  echo "#include <string.h>"
   echo "#ifndef LEN"
   echo "#define LEN 1024"
   echo "#endif"
@@ -75,10 +78,10 @@ measure() {  # label, then the command: prints wall seconds, peak RSS, exit code
   "$@" >/dev/null 2>&1 || rc=$?
   local events
   events=$(grep -cE '"kind": "access"' "$root/trace.json" || true)
-  printf "%-22s %8s s %8s MB   exit %s   %s access events\n" "$label" "${stats%% *}" "$((${stats##* } / 1024))" "$rc" "$events"
+  printf "%-30s %8s s %8s MB   exit %s   %s access events\n" "$label" "${stats%% *}" "$((${stats##* } / 1024))" "$rc" "$events"
 }
 
 echo "synthetic project: $((files + 1)) C files in $root"
 cd "$root"
-measure "analyze src" "$bin" analyze src
+measure "analyze src -I include" "$bin" analyze src -I include
 measure "analyze -p build" "$bin" analyze -p build
