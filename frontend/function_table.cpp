@@ -1,6 +1,8 @@
 #include "function_table.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <set>
 
 namespace cats::frontend {
 
@@ -20,9 +22,9 @@ void FunctionTable::define(const std::string& unit, const std::string& name, boo
   byUnit_[unit][name] = program_.functions.size() - 1;
 }
 
-void FunctionTable::makeNamesUnique(const std::map<std::string, std::vector<std::size_t>>& byName) {
+void FunctionTable::makeNamesUnique(const std::map<std::string, std::vector<std::size_t>>& byName, const std::set<std::string>& shadowed) {
   for (const auto& [name, indices] : byName) {
-    if (indices.size() < 2) continue;
+    if (indices.size() < 2 && !shadowed.count(name)) continue;
     for (std::size_t i : indices) {
       ir::Function& f = program_.functions[i];
       std::string unique = name + "@" + f.loc.file;
@@ -62,19 +64,18 @@ void FunctionTable::reportDuplicates(const std::map<std::string, std::vector<std
   }
 }
 
-void FunctionTable::resolveCalls(ir::Block& block, const std::string& unit, const std::map<std::string, std::vector<std::size_t>>& externals) {
+/* Calls "visit" on every call of "block", nested ones included. */
+static void forEachCall(ir::Block& block, const std::function<void(ir::Call&)>& visit) {
   for (ir::Node& node : block) {
     if (auto* c = std::get_if<ir::Call>(&node.value)) {
-      const auto& own = byUnit_[unit];
-      if (auto it = own.find(c->callee); it != own.end()) c->callee = program_.functions[it->second].name;
-      else if (auto ext = externals.find(c->callee); ext != externals.end()) c->callee = program_.functions[ext->second.front()].name;
+      visit(*c);
     } else if (auto* l = std::get_if<ir::Loop>(&node.value)) {
-      resolveCalls(l->header, unit, externals);
-      resolveCalls(l->body, unit, externals);
+      forEachCall(l->header, visit);
+      forEachCall(l->body, visit);
     } else if (auto* b = std::get_if<ir::Branch>(&node.value)) {
-      for (auto& arm : b->arms) resolveCalls(arm.body, unit, externals);
+      for (auto& arm : b->arms) forEachCall(arm.body, visit);
     } else if (auto* p = std::get_if<ir::ParallelRegion>(&node.value)) {
-      resolveCalls(p->body, unit, externals);
+      forEachCall(p->body, visit);
     }
   }
 }
@@ -86,10 +87,24 @@ void FunctionTable::resolve(const std::vector<std::string>& entries) {
     byName[program_.functions[i].name].push_back(i);
     if (!definitions_[i].internal) externals[program_.functions[i].name].push_back(i);
   }
-  makeNamesUnique(byName);
+  // A static function another file calls by name without defining it is not what that call
+  // means: qualify it, so the call stays a call to an unknown function.
+  std::set<std::string> shadowed;
+  for (std::size_t i = 0; i < program_.functions.size(); ++i) {
+    const auto& own = byUnit_[definitions_[i].unit];
+    forEachCall(program_.functions[i].body, [&](ir::Call& c) {
+      if (!own.count(c.callee) && !externals.count(c.callee) && byName.count(c.callee)) shadowed.insert(c.callee);
+    });
+  }
+  makeNamesUnique(byName, shadowed);
   reportDuplicates(externals, entries);
-  for (std::size_t i = 0; i < program_.functions.size(); ++i)
-    resolveCalls(program_.functions[i].body, definitions_[i].unit, externals);
+  for (std::size_t i = 0; i < program_.functions.size(); ++i) {
+    const auto& own = byUnit_[definitions_[i].unit];
+    forEachCall(program_.functions[i].body, [&](ir::Call& c) {
+      if (auto it = own.find(c.callee); it != own.end()) c.callee = program_.functions[it->second].name;
+      else if (auto ext = externals.find(c.callee); ext != externals.end()) c.callee = program_.functions[ext->second.front()].name;
+    });
+  }
 }
 
 void modelProgramArguments(ir::Program& program) {

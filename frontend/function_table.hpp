@@ -6,6 +6,7 @@
 #include "ir/ir.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,8 @@ class FunctionTable {
   void define(const std::string& unit, const std::string& name, bool internal);
   /// After the last unit: names defined more than once become "name@file", several external
   /// definitions of one name are reported (an error unless "entries" picks one), and each call
-  /// names the definition it reaches (its own unit first, then the external one).
+  /// names the definition it reaches (its own unit first, then the external one). A static
+  /// function that another file calls without defining it is qualified too.
   void resolve(const std::vector<std::string>& entries);
 
  private:
@@ -34,9 +36,8 @@ class FunctionTable {
   std::vector<Definition> definitions_;                               // parallel to program_.functions
   std::map<std::string, std::map<std::string, std::size_t>> byUnit_;  // unit -> name -> function index
 
-  void makeNamesUnique(const std::map<std::string, std::vector<std::size_t>>& byName);
+  void makeNamesUnique(const std::map<std::string, std::vector<std::size_t>>& byName, const std::set<std::string>& shadowed);
   void reportDuplicates(const std::map<std::string, std::vector<std::size_t>>& externals, const std::vector<std::string>& entries);
-  void resolveCalls(ir::Block& block, const std::string& unit, const std::map<std::string, std::vector<std::size_t>>& externals);
 };
 
 /// main(argc, argv[, envp]) as run with no arguments: argc defaults to 1 (a binding overrides it),

@@ -179,3 +179,14 @@ TEST_CASE("a compile database: per-file flags, duplicates merged, a broken file 
   CHECK(missing.exitCode == 1);
   CHECK(contains(missing.err, "compile_commands.json"));
 }
+
+TEST_CASE("a call to an undefined function does not reach another file's static function of that name", "[projects][statics]") {
+  std::string dir = test::tempDir();
+  test::writeFile(dir, "a.c", "double A[8];\nvoid helper(double *p);\nint main(void) { helper(A); return 0; }\n");
+  test::writeFile(dir, "b.c", "static void helper(double *p) { p[0] = 1; }\nvoid use(double *q) { helper(q); }\n");
+  auto trace = test::analyze({dir});
+  for (const auto& line : test::accessLines(trace)) CHECK_FALSE(contains(line, "main"));
+  bool warned = false;
+  for (const auto& d : trace.diagnostics) warned = warned || contains(d.message, "unknown function 'helper'");
+  CHECK(warned);
+}
