@@ -89,7 +89,7 @@ TEST_CASE("a static inline function of a shared header is one function", "[proje
   CHECK(nlohmann::json::parse(r.out)["accesses"].size() == 2);
 }
 
-TEST_CASE("-D NAME=VALUE reaches the preprocessor only for macro names and tested names", "[projects][defines]") {
+TEST_CASE("a valued -D reaches the preprocessor only for macro names and tested names", "[projects][defines]") {
   std::string dir = test::tempDir();
   // n in a macro's parameter list and body: a binding only (defining it would break "int n").
   std::string square = test::writeFile(dir, "square.c", R"(#define SQUARE(n) ((n)*(n))
@@ -123,7 +123,7 @@ void kernel(int n) { for (int i = 0; i < SQUARE(n); i++) a[i] = 1; }
   CHECK(contains(bad.err, "-D n=abc"));
 }
 
-TEST_CASE("--param binds without reaching the preprocessor; values use C syntax", "[projects][defines]") {
+TEST_CASE("option --param binds without reaching the preprocessor, and values use C syntax", "[projects][defines]") {
   std::string file = test::writeFile(test::tempDir(), "k.c", "double a[4096];\nvoid kernel(int n) { for (int i = 0; i < n; i++) a[i] = 1; }\n");
   for (const char* value : {"64", "0x40", "0100", "64u", "+64", "(1 << 6)", "8*8", "0b1000000"}) {
     INFO(value);
