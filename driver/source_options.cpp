@@ -23,7 +23,7 @@ void addSourceOptions(CLI::App& cmd, SourceArgs& args) {
       ->allow_extra_args(false);
   cmd.add_option("--param", args.params, "Bind the free symbol NAME (a parameter, an entry's integer argument) to VALUE, nothing else")
       ->allow_extra_args(false);
-  cmd.add_option("--entry", args.entries, "Entry function (default: main, else every function no other calls)")->allow_extra_args(false);
+  cmd.add_option("--entry", args.entries, "Entry function (default: main, else every function no other calls); NAME@FILE picks one of several definitions")->allow_extra_args(false);
   cmd.add_flag("--scalars", args.scalars, "Also trace global and address-taken scalars (default: arrays and fields)");
 }
 
