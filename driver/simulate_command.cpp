@@ -104,14 +104,7 @@ int runSimulate(const SimulateArgs& args) {
   if (!parseAssignments(args.place, "--place", options.place) || !parseAssignments(args.align, "--align", options.align)) return 2;
   TraceOutcome traced = traceSources(args.sources);
   if (!traced.trace) return traced.exitCode;
-  for (const auto& text : args.sources.defines) {
-    auto eq = text.find('=');
-    if (eq == std::string::npos) continue;
-    try {
-      options.bindings[text.substr(0, eq)] = std::stoll(text.substr(eq + 1), nullptr, 0);
-    } catch (const std::exception&) {
-    }
-  }
+  options.bindings = traced.bindings;
   sim::Program program;
   try {
     program = sim::concretize(*traced.trace, options);

@@ -2,9 +2,14 @@
 
 #include "frontend/frontend.hpp"
 #include "tracer/tracer.hpp"
+#include "values.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
+#include <regex>
 
 namespace cats::driver {
 
@@ -12,8 +17,13 @@ void addSourceOptions(CLI::App& cmd, SourceArgs& args) {
   cmd.add_option("paths", args.paths, ".c files and directories (every .c below them); with -p, restricts the database's files");
   cmd.add_option("-p", args.compileCommandsDir, "Directory holding compile_commands.json");
   cmd.add_option("-I", args.includeDirs, "Add a directory to the include path")->allow_extra_args(false);
-  cmd.add_option("-D", args.defines, "Define a macro, and bind the free symbol NAME to VALUE")->allow_extra_args(false);
-  cmd.add_option("--entry", args.entries, "Entry function (default: main, else every function no other calls)")->allow_extra_args(false);
+  cmd.add_option("-D", args.defines,
+                 "Define NAME as a macro when the sources define or test it (#define NAME, #if/#ifdef NAME), and bind the "
+                 "free symbol NAME to VALUE")
+      ->allow_extra_args(false);
+  cmd.add_option("--param", args.params, "Bind the free symbol NAME (a parameter, an entry's integer argument) to VALUE, nothing else")
+      ->allow_extra_args(false);
+  cmd.add_option("--entry", args.entries, "Entry function (default: main, else every function no other calls); NAME@FILE picks one of several definitions")->allow_extra_args(false);
   cmd.add_flag("--scalars", args.scalars, "Also trace global and address-taken scalars (default: arrays and fields)");
 }
 
@@ -35,52 +45,115 @@ int emit(const std::string& text, const std::optional<std::string>& output) {
   return 0;
 }
 
-static void printDiagnostics(const std::vector<ir::Diagnostic>& diagnostics) {
-  for (const auto& d : diagnostics) std::cerr << d.str() << "\n";
+namespace {
+
+/* A "NAME=VALUE" or "NAME" item of -D or --param, split; nullopt when NAME is not an identifier. */
+std::optional<std::pair<std::string, std::optional<std::string>>> splitAssignment(const std::string& text) {
+  static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
+  auto eq = text.find('=');
+  std::string name = text.substr(0, eq);
+  if (!std::regex_match(name, identifier)) return std::nullopt;
+  return std::make_pair(name, eq == std::string::npos ? std::nullopt : std::optional<std::string>(text.substr(eq + 1)));
 }
+
+/* -D and --param into the frontend's defines and typed bindings; a message when one is malformed. */
+std::optional<std::string> parseBindings(const SourceArgs& args, frontend::Options& options, std::map<std::string, std::int64_t>& bindings) {
+  for (const auto& text : args.defines) {
+    auto item = splitAssignment(text);
+    if (!item) return "-D needs NAME or NAME=VALUE, got '" + text + "'";
+    frontend::Define d{item->first, item->second, std::nullopt};
+    if (d.value) d.number = parseInteger(*d.value);
+    if (d.number) bindings[d.name] = *d.number;
+    options.defines.push_back(std::move(d));
+  }
+  for (const auto& text : args.params) {
+    auto item = splitAssignment(text);
+    std::optional<std::int64_t> value = item && item->second ? parseInteger(*item->second) : std::nullopt;
+    if (!value) return "--param needs NAME=INTEGER (C syntax: 64, 0x40, 0100, 1 << 6), got '" + text + "'";
+    bindings[item->first] = *value;
+  }
+  return std::nullopt;
+}
+
+/* Prints diagnostics as the frontend reports them, and the progress line on a terminal. */
+class DiagnosticStream {
+ public:
+  DiagnosticStream() : terminal_(isatty(STDERR_FILENO) != 0) {}
+
+  void print(const ir::Diagnostic& d) {
+    clearProgress();
+    std::cerr << d.str() << "\n" << std::flush;
+    printed_.insert(d.str());
+  }
+
+  void progress(std::size_t index, std::size_t total, const std::string& file) {
+    if (!terminal_) return;
+    std::string line = fmt::format("[{}/{}] {}", index, total, file);
+    std::cerr << "\r" << line << std::string(width_ > line.size() ? width_ - line.size() : 0, ' ') << std::flush;
+    width_ = line.size();
+  }
+
+  void clearProgress() {
+    if (width_ == 0) return;
+    std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
+    width_ = 0;
+  }
+
+  /// Prints those of "diagnostics" not printed yet (the tracer's, after the frontend's).
+  void printRest(const std::vector<ir::Diagnostic>& diagnostics) {
+    for (const auto& d : diagnostics)
+      if (auto it = printed_.find(d.str()); it != printed_.end()) printed_.erase(it);
+      else std::cerr << d.str() << "\n";
+  }
+
+ private:
+  bool terminal_;
+  std::size_t width_ = 0;
+  std::multiset<std::string> printed_;
+};
+
+}  // namespace
 
 TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   TraceOutcome outcome;
-  if (args.paths.empty() && !args.compileCommandsDir) {
-    std::cerr << "cats-static: error: give a file, a directory or -p BUILD_DIR\n";
+  auto usageError = [&](const std::string& message) {
+    std::cerr << "cats-static: error: " << message << "\n";
     outcome.exitCode = 2;
     return outcome;
-  }
+  };
+  if (args.paths.empty() && !args.compileCommandsDir) return usageError("give a file, a directory or -p BUILD_DIR");
   frontend::Options options;
   options.paths = args.paths;
   options.compileCommandsDir = args.compileCommandsDir;
   options.includeDirs = args.includeDirs;
   options.traceScalars = args.scalars;
+  options.entries = args.entries;
+  if (auto problem = parseBindings(args, options, outcome.bindings)) return usageError(*problem);
   trace::TracerOptions tracerOptions;
   tracerOptions.entries = args.entries;
-  for (const auto& text : args.defines) {
-    auto eq = text.find('=');
-    frontend::Define d{text.substr(0, eq), eq == std::string::npos ? std::nullopt : std::optional<std::string>(text.substr(eq + 1))};
-    if (d.name.empty()) {
-      std::cerr << "cats-static: error: -D needs NAME or NAME=VALUE, got '" << text << "'\n";
-      outcome.exitCode = 2;
-      return outcome;
-    }
-    if (d.value) tracerOptions.bindings[d.name] = *d.value;
-    options.defines.push_back(std::move(d));
-  }
+  for (const auto& [name, value] : outcome.bindings) tracerOptions.bindings[name] = std::to_string(value);
+  DiagnosticStream stream;
+  options.onDiagnostic = [&](const ir::Diagnostic& d) { stream.print(d); };
+  options.onUnit = [&](std::size_t index, std::size_t total, const std::string& file) { stream.progress(index, total, file); };
   sym::Context ctx;
   ir::Program program;
   try {
     program = frontend::buildProgram(options, ctx);
   } catch (const frontend::UsageError& e) {
-    std::cerr << "cats-static: error: " << e.what() << "\n";
-    outcome.exitCode = 2;
-    return outcome;
+    stream.clearProgress();
+    return usageError(e.what());
   } catch (const frontend::InputError& e) {
+    stream.clearProgress();
     std::cerr << "cats-static: error: " << e.what() << "\n";
     outcome.exitCode = 1;
     return outcome;
   }
-  if (program.functions.empty() && !hasErrors(program.diagnostics))
+  stream.clearProgress();
+  if (program.functions.empty() && !hasErrors(program.diagnostics)) {
     program.diagnostics.push_back(ir::Diagnostic{ir::Severity::Error, {}, "no function definition found to analyse"});
+    stream.print(program.diagnostics.back());
+  }
   if (stopAfterFrontend) {
-    printDiagnostics(program.diagnostics);
     outcome.exitCode = hasErrors(program.diagnostics) ? 1 : 0;
     outcome.program = std::move(program);
     return outcome;
@@ -88,12 +161,9 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   try {
     outcome.trace = trace::buildTrace(program, ctx, tracerOptions);
   } catch (const trace::EntryError& e) {
-    printDiagnostics(program.diagnostics);
-    std::cerr << "cats-static: error: " << e.what() << "\n";
-    outcome.exitCode = 2;
-    return outcome;
+    return usageError(e.what());
   }
-  printDiagnostics(outcome.trace->diagnostics);
+  stream.printRest(outcome.trace->diagnostics);
   outcome.exitCode = hasErrors(outcome.trace->diagnostics) ? 1 : 0;
   return outcome;
 }

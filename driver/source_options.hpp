@@ -6,6 +6,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,7 +18,8 @@ struct SourceArgs {
   std::vector<std::string> paths;
   std::optional<std::string> compileCommandsDir;
   std::vector<std::string> includeDirs;
-  std::vector<std::string> defines;
+  std::vector<std::string> defines;  // -D NAME[=VALUE]: a macro where the sources use NAME as one, and a binding
+  std::vector<std::string> params;   // --param NAME=VALUE: a binding only
   std::vector<std::string> entries;
   bool scalars = false;
 };
@@ -27,6 +30,7 @@ void addSourceOptions(CLI::App& cmd, SourceArgs& args);
 struct TraceOutcome {
   std::optional<trace::Trace> trace;
   std::optional<ir::Program> program;  // kept for --dump ir
+  std::map<std::string, std::int64_t> bindings;  // -D and --param values, parsed
   int exitCode = 0;
 };
 

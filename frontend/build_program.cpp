@@ -1,10 +1,13 @@
 // Runs Clang over every translation unit and lowers each function definition.
 #include "clang_compat.hpp"  // first: see the header
 #include "frontend/frontend.hpp"
+#include "compile_database.hpp"
 #include "function_builder.hpp"
+#include "function_table.hpp"
 #include "program_state.hpp"
 
-
+#include <filesystem>
+#include <functional>
 #include <set>
 
 #ifndef CATS_CLANG_RESOURCE_DIR
@@ -41,7 +44,7 @@ class CollectingDiagnostics : public clang::DiagnosticConsumer {
 /// Lowers the function definitions of one translation unit, unless Clang reported errors.
 class LoweringConsumer : public clang::ASTConsumer {
  public:
-  LoweringConsumer(ProgramState& state, std::set<std::string>& defined) : state_(state), defined_(defined) {}
+  LoweringConsumer(ProgramState& state, FunctionTable& table) : state_(state), table_(table) {}
 
   /* A non-const global integer with a constant initialiser: a parameter with a default value. */
   void recordDefault(const clang::VarDecl* var, clang::ASTContext& ast) {
@@ -56,8 +59,9 @@ class LoweringConsumer : public clang::ASTConsumer {
     const auto& sm = ast.getSourceManager();
     std::string file = displayPath(sm.getFileEntryForID(sm.getMainFileID())->getName().str());
     if (ast.getDiagnostics().hasErrorOccurred()) {
-      state_.program.diagnostics.push_back(
-          ir::Diagnostic{ir::Severity::Error, ir::SourceLoc{file, 0, 0}, "translation unit not analysed because of the errors above"});
+      state_.program.diagnostics.push_back(ir::Diagnostic{
+          ir::Severity::Error, ir::SourceLoc{file, 0, 0},
+          "file skipped because of the errors above; the other files are analysed and the result is approximate"});
       return;
     }
     state_.program.files.push_back(file);
@@ -72,66 +76,92 @@ class LoweringConsumer : public clang::ASTConsumer {
       }
       auto* function = clang::dyn_cast<clang::FunctionDecl>(decl);
       if (!function || !function->doesThisDeclarationHaveABody()) continue;
-      if (!defined_.insert(function->getNameAsString()).second) continue;
+      std::string name = function->getNameAsString();
+      if (table_.defineAgain(file, name, state_.location(function->getLocation()))) continue;
       FunctionBuilder builder(state_, ast, *function);
       state_.program.functions.push_back(builder.build());
+      table_.define(file, name, !function->isExternallyVisible());
     }
   }
 
  private:
   ProgramState& state_;
-  std::set<std::string>& defined_;
+  FunctionTable& table_;
 };
 
+/// Runs the lowering on each file, reporting progress before and diagnostics after it.
 class LoweringAction : public clang::ASTFrontendAction {
  public:
-  LoweringAction(ProgramState& state, std::set<std::string>& defined) : state_(state), defined_(defined) {}
+  LoweringAction(ProgramState& state, FunctionTable& table, std::function<void()> done)
+      : state_(state), table_(table), done_(std::move(done)) {}
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<LoweringConsumer>(state_, defined_);
+    return std::make_unique<LoweringConsumer>(state_, table_);
   }
+  void EndSourceFileAction() override { done_(); }
 
  private:
   ProgramState& state_;
-  std::set<std::string>& defined_;
+  FunctionTable& table_;
+  std::function<void()> done_;
 };
 
 class LoweringFactory : public clang::tooling::FrontendActionFactory {
  public:
-  LoweringFactory(ProgramState& state, std::set<std::string>& defined) : state_(state), defined_(defined) {}
-  std::unique_ptr<clang::FrontendAction> create() override { return std::make_unique<LoweringAction>(state_, defined_); }
+  LoweringFactory(ProgramState& state, FunctionTable& table, const std::vector<std::string>& files)
+      : state_(state), table_(table), files_(files) {}
+
+  std::unique_ptr<clang::FrontendAction> create() override {
+    ++started_;
+    if (state_.options.onUnit && started_ <= files_.size())
+      state_.options.onUnit(started_, files_.size(), displayPath(files_[started_ - 1]));
+    return std::make_unique<LoweringAction>(state_, table_, [this] { flush(); });
+  }
+
+  /// Hands the diagnostics not reported yet to the caller's callback.
+  void flush() {
+    auto& all = state_.program.diagnostics;
+    for (; flushed_ < all.size(); ++flushed_)
+      if (state_.options.onDiagnostic) state_.options.onDiagnostic(all[flushed_]);
+  }
 
  private:
   ProgramState& state_;
-  std::set<std::string>& defined_;
+  FunctionTable& table_;
+  const std::vector<std::string>& files_;
+  std::size_t started_ = 0;
+  std::size_t flushed_ = 0;
 };
 
 /* Flags for every translation unit: our -I/-D, OpenMP pragmas, Clang's resource dir. */
 std::vector<std::string> commonFlags(const Options& options, const std::vector<std::string>& files) {
+  // -fno-caret-diagnostics also stops Clang's own "N errors generated." lines: ours are streamed.
   std::vector<std::string> flags = {"-fopenmp", "-resource-dir=" CATS_CLANG_RESOURCE_DIR, "-Wno-everything",
-                                    "-fno-color-diagnostics"};
+                                    "-fno-color-diagnostics", "-fno-caret-diagnostics"};
   for (const auto& dir : options.includeDirs) flags.push_back("-I" + dir);
   std::vector<std::string> valued;
   for (const auto& d : options.defines)
     if (d.value) valued.push_back(d.name);
   std::set<std::string> macros = namesUsedAsMacros(valued, files, options.includeDirs);
-  for (const auto& d : options.defines)
+  for (const auto& d : options.defines) {
     if (!d.value || macros.count(d.name)) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
+    else if (!d.number)
+      throw UsageError("-D " + d.name + "=" + *d.value + ": the value is not an integer, and " + d.name +
+                       " is not a macro the sources define or test, so it could only bind a symbol");
+  }
   return flags;
 }
 
+/* The translation units to analyse and how to compile each: -p's database or the given paths. */
 std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const Options& options, std::vector<std::string>& files) {
   if (options.compileCommandsDir) {
-    std::string error;
-    auto db = clang::tooling::CompilationDatabase::loadFromDirectory(*options.compileCommandsDir, error);
-    if (!db) throw InputError("cannot read compile_commands.json in '" + *options.compileCommandsDir + "': " + error);
-    std::vector<std::string> wanted = options.paths.empty() ? std::vector<std::string>{} : collectSources(options.paths);
-    for (const auto& f : db->getAllFiles()) {
-      if (f.size() < 2 || f.substr(f.size() - 2) != ".c") continue;
-      if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), displayPath(f)) == wanted.end()) continue;
-      files.push_back(f);
-    }
+    std::vector<std::string> listed;
+    auto db = readCompileCommands(*options.compileCommandsDir, listed);
+    std::vector<std::string> wanted;
+    for (const auto& f : options.paths.empty() ? std::vector<std::string>{} : collectSources(options.paths))
+      wanted.push_back(std::filesystem::absolute(f).lexically_normal().string());
+    for (const auto& f : listed)
+      if (wanted.empty() || std::find(wanted.begin(), wanted.end(), f) != wanted.end()) files.push_back(f);
     if (files.empty()) throw InputError("compile_commands.json in '" + *options.compileCommandsDir + "' lists no .c file to analyse");
-    std::sort(files.begin(), files.end());
     return db;
   }
   files = collectSources(options.paths);
@@ -146,7 +176,8 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   auto database = loadDatabase(options, files);
   ir::Program program;
   ProgramState state(program, ctx, options);
-  std::set<std::string> defined;
+  FunctionTable table(program);
+  displayPath(".");  // pins the user's working directory before Clang changes to each command's directory
   clang::tooling::ClangTool tool(*database, files);
   tool.appendArgumentsAdjuster(clang::tooling::getInsertArgumentAdjuster(commonFlags(options, files), clang::tooling::ArgumentInsertPosition::END));
   tool.appendArgumentsAdjuster([](const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
@@ -157,8 +188,11 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   CollectingDiagnostics diagnostics(program);
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);
-  LoweringFactory factory(state, defined);
+  LoweringFactory factory(state, table, files);
   tool.run(&factory);
+  table.resolve(options.entries);
+  modelProgramArguments(program);
+  factory.flush();
   return program;
 }
 

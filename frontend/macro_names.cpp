@@ -1,13 +1,14 @@
 // Which -D names the sources use as macros. "-D NAME=VALUE" both defines a macro and binds
 // the free symbol NAME; defining a macro called like a parameter would rewrite the
-// declaration itself ("int n" -> "int 100"), so a -D reaches the preprocessor only when a
-// preprocessor directive of the user's sources names it. See docs/decisions/defines.md.
+// declaration itself ("int n" -> "int 100"), so a -D reaches the preprocessor only when the
+// user's sources define NAME as a macro or test it in a conditional. See docs/decisions.md.
 #include "frontend/frontend.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
+#include <vector>
 
 namespace cats::frontend {
 
@@ -29,21 +30,44 @@ static std::set<fs::path> userFiles(const std::vector<std::string>& sources, con
   return files;
 }
 
+/* The preprocessor directives of "in", continuation lines joined and comments removed. */
+static std::vector<std::string> directives(std::istream& in) {
+  static const std::regex comment(R"(/\*.*?\*/|//.*$)");
+  std::vector<std::string> out;
+  std::string pending;
+  for (std::string line; std::getline(in, line);) {
+    bool continued = !line.empty() && line.back() == '\\';
+    if (continued) line.pop_back();
+    pending += line;
+    if (continued) continue;
+    std::size_t first = pending.find_first_not_of(" \t");
+    if (first != std::string::npos && pending[first] == '#') out.push_back(std::regex_replace(pending, comment, " "));
+    pending.clear();
+  }
+  return out;
+}
+
 std::set<std::string> namesUsedAsMacros(const std::vector<std::string>& candidates, const std::vector<std::string>& sources,
                                         const std::vector<std::string>& includeDirs) {
   std::set<std::string> used;
   if (candidates.empty()) return used;
-  static const std::regex directive(R"(^\s*#\s*(if|ifdef|ifndef|elif|define|undef)\b(.*)$)");
+  // The name a #define/#undef introduces, or any name a conditional tests; never the parameters
+  // or body of a #define (#define SQUARE(n) ((n)*(n)) says nothing about a variable n).
+  static const std::regex named(R"(^\s*#\s*(define|undef|ifdef|ifndef|elifdef|elifndef)\s+([A-Za-z_][A-Za-z0-9_]*))");
+  static const std::regex tested(R"(^\s*#\s*(if|elif)\b(.*)$)");
   static const std::regex identifier(R"([A-Za-z_][A-Za-z0-9_]*)");
   std::set<std::string> wanted(candidates.begin(), candidates.end());
   for (const auto& file : userFiles(sources, includeDirs)) {
     std::ifstream in(file);
-    for (std::string line; std::getline(in, line);) {
+    for (const std::string& line : directives(in)) {
       std::smatch m;
-      if (!std::regex_match(line, m, directive)) continue;
-      std::string rest = m[2].str();
-      for (auto it = std::sregex_iterator(rest.begin(), rest.end(), identifier); it != std::sregex_iterator(); ++it)
-        if (wanted.count(it->str())) used.insert(it->str());
+      if (std::regex_search(line, m, named)) {
+        if (wanted.count(m[2].str())) used.insert(m[2].str());
+      } else if (std::regex_match(line, m, tested)) {
+        std::string rest = m[2].str();
+        for (auto it = std::sregex_iterator(rest.begin(), rest.end(), identifier); it != std::sregex_iterator(); ++it)
+          if (wanted.count(it->str())) used.insert(it->str());
+      }
     }
   }
   return used;

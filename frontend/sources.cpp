@@ -32,10 +32,20 @@ std::vector<std::string> collectSources(const std::vector<std::string>& paths) {
   return files;
 }
 
+/* The working directory the user started us in, taken at the first call: Clang's tools change
+   the process's directory to each compile command's "directory" while they parse. */
+static const fs::path& userDirectory() {
+  static const fs::path cwd = [] {
+    std::error_code ec;
+    return fs::current_path(ec);
+  }();
+  return cwd;
+}
+
 std::string displayPath(const std::string& path) {
   std::error_code ec;
   fs::path absolute = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  fs::path cwd = fs::current_path(ec);
+  const fs::path& cwd = userDirectory();
   fs::path relative = absolute.lexically_relative(cwd);
   if (!relative.empty() && *relative.begin() != "..") return relative.string();
   return absolute.string();

@@ -20,7 +20,14 @@ static frontend::Options frontendOptions(const std::vector<std::string>& paths, 
   frontend::Options o;
   o.paths = paths;
   o.traceScalars = options.scalars;
-  for (const auto& [name, value] : options.defines) o.defines.push_back({name, value});
+  for (const auto& [name, value] : options.defines) {
+    std::optional<std::int64_t> number;
+    try {
+      number = std::stoll(value, nullptr, 0);
+    } catch (const std::exception&) {
+    }
+    o.defines.push_back({name, value, number});
+  }
   return o;
 }
 

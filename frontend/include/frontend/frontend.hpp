@@ -4,6 +4,8 @@
 #include "ir/ir.hpp"
 #include "symbolic/expr.hpp"
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -15,7 +17,8 @@ namespace cats::frontend {
 
 struct Define {
   std::string name;
-  std::optional<std::string> value;
+  std::optional<std::string> value;   // the text after '=', as given
+  std::optional<std::int64_t> number;  // the value as an integer (parsed by the driver), when it is one
 };
 
 struct Options {
@@ -24,6 +27,11 @@ struct Options {
   std::vector<std::string> includeDirs;           // -I
   std::vector<Define> defines;                    // -D (NAME=VALUE only if the sources use NAME as a macro)
   bool traceScalars = false;                      // also global scalars as containers
+  std::vector<std::string> entries;               // --entry: picks one of several definitions of a name
+  /// Called with each diagnostic as soon as its translation unit is done (streaming to the user).
+  std::function<void(const ir::Diagnostic&)> onDiagnostic;
+  /// Called before each translation unit is parsed: 1-based index, count, file as displayed.
+  std::function<void(std::size_t, std::size_t, const std::string&)> onUnit;
 };
 
 /// Bad command-line input (a path that does not exist): a usage error.
@@ -49,7 +57,8 @@ std::vector<std::string> collectSources(const std::vector<std::string>& paths);
 std::set<std::string> namesUsedAsMacros(const std::vector<std::string>& candidates, const std::vector<std::string>& sources,
                                         const std::vector<std::string>& includeDirs);
 
-/// A path as shown to users: relative to the working directory when below it.
+/// A path as shown to users: relative to the working directory (as it was at the first call)
+/// when below it.
 std::string displayPath(const std::string& path);
 
 }  // namespace cats::frontend
