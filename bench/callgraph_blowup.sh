@@ -14,12 +14,12 @@ python3 bench/gen_callgraph.py "$work"
 measure() {  # label, then the cats-static arguments; the JSON goes to $work/out.json
   local label=$1
   shift
-  local stats
-  if stats=$( { /usr/bin/time -f "%e %M" timeout "$limit" "$bin" "$@" -o "$work/out.json" 2>/dev/null >/dev/null; } 2>&1 | tail -1); then
-    read -r secs kb <<<"$stats"
+  rm -f "$work/out.json"
+  if /usr/bin/time -f "%e %M" -o "$work/time.txt" timeout "$limit" "$bin" "$@" -o "$work/out.json" 2>/dev/null >/dev/null; then
+    read -r secs kb <"$work/time.txt"
     printf "%-34s %9s s %9d MB %12s B\n" "$label" "$secs" "$((kb / 1024))" "$(stat -c %s "$work/out.json")"
   else
-    printf "%-34s %s\n" "$label" "failed or over ${limit} s ($stats)"
+    printf "%-34s %s\n" "$label" "failed or over ${limit} s ($(tail -1 "$work/time.txt"))"
   fi
 }
 
@@ -27,6 +27,6 @@ printf "%-34s %11s %12s %14s\n" program time "peak RSS" "JSON"
 measure "(a) call DAG 2^18, analyze" analyze "$work/dag/dag.c" --format json
 measure "(b) 11x11 call grid, analyze" analyze "$work/grid/grid.c" --format json
 measure "(c) compression lib, analyze" analyze "$work/complib" --format json
-accesses=$("$bin" analyze "$work/complib" --format json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["accesses"]))')
+accesses=$(timeout "$limit" "$bin" analyze "$work/complib" --format json 2>/dev/null | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["accesses"]))' 2>/dev/null || echo "n/a")
 echo "    (c) distinct accesses listed: $accesses"
 measure "(a) call DAG 2^18, simulate" simulate "$work/dag/dag.c" --format json

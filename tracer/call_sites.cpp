@@ -16,7 +16,7 @@ std::string FunctionContexts::summary(std::size_t shown) const {
     for (std::size_t i = 0; i < sites.size() && i < shown; ++i) out += (i ? ", " : "") + sites[i].label() + (sites[i].recursive ? " (recursive)" : "");
     if (sites.size() > shown) out += " (+" + std::to_string(sites.size() - shown) + ")";
   }
-  if (contexts != sites.size() + (entry ? 1 : 0)) out += "; " + std::to_string(contexts) + " contexts";
+  if (contexts != sites.size() + (entry ? 1 : 0)) out += "; " + std::to_string(contexts) + (contexts == 1 ? " context" : " contexts");
   return out.empty() ? "not called" : out;
 }
 
