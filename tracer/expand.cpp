@@ -44,6 +44,8 @@ class Expander {
     for (const auto& d : out_.diagnostics) reported_.insert(d.str());
     indexChildren();
     for (const auto& c : in_.containers) containerSymbols_[c.name] = c.id;
+    for (const auto& s : in_.scopes)
+      if (s.kind == ScopeKind::Function && s.parent == std::size_t{0}) roots_.emplace(s.function, s.id);
   }
 
   Trace run(const std::vector<std::string>& entries) {
@@ -56,7 +58,7 @@ class Expander {
     for (const auto& item : items_[0])
       if (!item.isScope) event(in_.events[item.index], globals, 0);
     for (const auto& name : out_.entries)
-      if (auto root = in_.summaryOf(name)) enterEntry(*root);
+      if (auto root = roots_.find(name); root != roots_.end()) enterEntry(root->second);
     for (const auto& d : out_.diagnostics)
       if (d.severity != ir::Severity::Note) out_.approximate = true;
     for (const auto& e : out_.events)
@@ -71,6 +73,7 @@ class Expander {
   std::vector<std::vector<Item>> items_;
   std::map<std::string, std::size_t> containerSymbols_;  // summary container name -> id
   std::map<std::size_t, Binding> globals_;
+  std::map<std::string, std::size_t> roots_;  // function -> its summary's Function scope
   std::vector<sym::Symbol> outSymbols_;  // context container id -> its symbol
   std::set<std::string> takenNames_;
   std::set<std::string> reported_;
@@ -325,8 +328,9 @@ class Expander {
   void parallel(const Scope& in, Activation& a, std::size_t parent) { body(in.id, a, addScope(in, parent)); }
 
   void call(const Scope& in, Activation& a, std::size_t parent) {
-    auto root = in_.summaryOf(in.function);
-    if (!root) return;
+    auto found = roots_.find(in.function);
+    if (found == roots_.end()) return;
+    std::optional<std::size_t> root = found->second;
     if (std::find(callStack_.begin(), callStack_.end(), in.function) != callStack_.end()) {
       diagnose(ir::Severity::Warning, in.loc, "recursive call to '" + in.function + "' is not followed; the result is approximate");
       return;
