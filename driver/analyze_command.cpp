@@ -2,6 +2,7 @@
 
 #include "ir/dump.hpp"
 #include "reports/analysis.hpp"
+#include "tracer/expand.hpp"
 #include "tracer/trace_json.hpp"
 
 namespace cats::driver {
@@ -11,8 +12,9 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeArgs& args) {
   addSourceOptions(*cmd, args.sources);
   cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the result to FILE instead of standard output");
-  cmd->add_option("--dump", args.dump, "Print a stage instead of the report: ir (text) or trace (the JSON trace file)")
-      ->check(CLI::IsMember({"ir", "trace"}));
+  cmd->add_option("--dump", args.dump, "Print a stage instead of the report: ir (text), trace (the JSON trace file: function summaries) "
+                  "or contexts (the same trace expanded into every calling context, as simulate reads it)")
+      ->check(CLI::IsMember({"ir", "trace", "contexts"}));
   return cmd;
 }
 
@@ -24,6 +26,7 @@ int runAnalyze(const AnalyzeArgs& args) {
   }
   if (!traced.trace) return traced.exitCode;
   std::string text = args.dump == "trace"      ? trace::writeTraceJson(*traced.trace)
+                     : args.dump == "contexts" ? trace::writeTraceJson(trace::expandContexts(*traced.trace))
                      : args.format == "json" ? report::analysisJson(*traced.trace)
                                              : report::analysisText(*traced.trace);
   int rc = emit(text, args.output);

@@ -5,6 +5,7 @@
 #include "reports/simulation.hpp"
 #include "sim/concretize.hpp"
 #include "sim/simulate.hpp"
+#include "tracer/expand.hpp"
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -105,9 +106,11 @@ int runSimulate(const SimulateArgs& args) {
   TraceOutcome traced = traceSources(args.sources);
   if (!traced.trace) return traced.exitCode;
   options.bindings = traced.bindings;
+  trace::Trace contexts = trace::expandContexts(*traced.trace);
+  for (std::size_t d = traced.trace->diagnostics.size(); d < contexts.diagnostics.size(); ++d) std::cerr << contexts.diagnostics[d].str() << "\n";
   sim::Program program;
   try {
-    program = sim::concretize(*traced.trace, options);
+    program = sim::concretize(contexts, options);
   } catch (const sim::BindingError& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;
@@ -119,9 +122,9 @@ int runSimulate(const SimulateArgs& args) {
   bool terminal = isatty(STDERR_FILENO) != 0;
   sim::Progress progress;
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
-  sim::SimulationResult result = sim::simulate(program, traced.trace->events.size(), config, stream, progress);
+  sim::SimulationResult result = sim::simulate(program, contexts.events.size(), config, stream, progress);
   if (terminal && result.accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
-  report::SimulationReportInput input{*traced.trace, result, config, options.model};
+  report::SimulationReportInput input{contexts, result, config, options.model};
   std::string text = args.format == "json" ? report::simulationJson(input) : report::simulationText(input, *report::parseGroupBy(args.by));
   int rc = emit(text, args.output);
   return rc ? rc : traced.exitCode;

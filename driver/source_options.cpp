@@ -159,7 +159,7 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
     return outcome;
   }
   try {
-    outcome.trace = trace::buildTrace(program, ctx, tracerOptions);
+    outcome.trace = trace::buildSummaries(program, ctx, tracerOptions);
   } catch (const trace::EntryError& e) {
     return usageError(e.what());
   }

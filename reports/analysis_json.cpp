@@ -2,6 +2,7 @@
 #include "reports/analysis.hpp"
 
 #include "reports/coverage.hpp"
+#include "tracer/call_sites.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +49,21 @@ std::string analysisJson(const trace::Trace& t) {
   root["entries"] = t.entries;
   root["bindings"] = t.bindings;
   root["approximate"] = t.approximate;
+  root["functions"] = ordered_json::array();
+  for (const auto& [name, fc] : trace::callSites(t)) {
+    auto scope = t.summaryOf(name);
+    ordered_json j;
+    j["name"] = name;
+    j["file"] = scope ? t.scopes[*scope].loc.file : "";
+    j["line"] = scope ? t.scopes[*scope].loc.line : 0;
+    j["entry"] = fc.entry;
+    j["contexts"] = fc.contexts;
+    j["call_sites"] = ordered_json::array();
+    for (const auto& site : fc.sites)
+      j["call_sites"].push_back(ordered_json{{"caller", site.caller}, {"file", site.loc.file}, {"line", site.loc.line},
+                                             {"column", site.loc.column}, {"recursive", site.recursive}});
+    root["functions"].push_back(std::move(j));
+  }
   root["containers"] = ordered_json::array();
   for (const auto& c : t.containers) {
     ordered_json j;

@@ -4,6 +4,7 @@
 #include "reports/coverage.hpp"
 
 #include "ir/dump.hpp"
+#include "tracer/call_sites.hpp"
 
 #include <fmt/format.h>
 
@@ -75,15 +76,22 @@ std::string analysisText(const trace::Trace& t) {
     for (const auto& f : c.fields) out += fmt::format("  {:<16} .{} at +{} ({} B, {})\n", "", f.name, f.offset, f.bytes, f.type);
   }
 
-  out += "\nAccesses (program order; line:col  mode  access -> container + offset  class)\n";
+  std::map<std::string, trace::FunctionContexts> sites = trace::callSites(t);
+  out += t.form == trace::TraceForm::Summaries
+             ? "\nAccesses (each function once, with its callers; line:col  mode  access -> container + offset  class)\n"
+             : "\nAccesses (program order; line:col  mode  access -> container + offset  class)\n";
   std::vector<std::size_t> printed;
   for (const auto& e : t.events) {
     if (e.kind != trace::EventKind::Access) continue;
     std::vector<std::size_t> stack = t.stack(e.scope);
     std::size_t common = 0;
     while (common < stack.size() && common < printed.size() && stack[common] == printed[common]) ++common;
-    for (std::size_t d = common; d < stack.size(); ++d)
-      out += std::string(2 * d + 2, ' ') + scopeHeader(t.scopes.at(stack[d])) + "\n";
+    for (std::size_t d = common; d < stack.size(); ++d) {
+      const trace::Scope& s = t.scopes.at(stack[d]);
+      out += std::string(2 * d + 2, ' ') + scopeHeader(s);
+      if (auto it = sites.find(s.function); s.kind == trace::ScopeKind::Function && it != sites.end()) out += "  " + it->second.summary();
+      out += "\n";
+    }
     printed = stack;
     std::string indent(2 * stack.size() + 2, ' ');
     std::string access = e.text.empty() ? e.name : e.text;

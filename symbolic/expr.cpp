@@ -49,6 +49,17 @@ Symbol Context::freshSymbol(const std::string& base, SymbolKind kind, const std:
   return s;
 }
 
+Context Context::prefix(std::size_t count) const {
+  Context out;
+  for (std::size_t i = 0; i < count && i < order_.size(); ++i) {
+    const Entry& entry = byName_.at(order_[i]);
+    out.byName_.emplace(order_[i], entry);
+    out.order_.push_back(order_[i]);
+    out.table_[order_[i]] = entry.symbol;
+  }
+  return out;
+}
+
 std::optional<Symbol> Context::find(const std::string& name) const {
   auto it = byName_.find(name);
   if (it == byName_.end()) return std::nullopt;

@@ -31,7 +31,9 @@ static frontend::Options frontendOptions(const std::vector<std::string>& paths, 
   return o;
 }
 
-trace::Trace analyze(const std::vector<std::string>& paths, const AnalyzeOptions& options) {
+/* Frontend over "paths"; "tracer" makes the trace. */
+template <typename Tracer>
+static trace::Trace traceOf(const std::vector<std::string>& paths, const AnalyzeOptions& options, Tracer tracer) {
   sym::Context ctx;
   std::vector<std::string> full;
   for (const auto& p : paths) full.push_back(fs::path(p).is_absolute() ? p : sourcePath(p));
@@ -39,7 +41,15 @@ trace::Trace analyze(const std::vector<std::string>& paths, const AnalyzeOptions
   trace::TracerOptions t;
   t.entries = options.entries;
   t.bindings = options.defines;
-  return trace::buildTrace(program, ctx, t);
+  return tracer(program, ctx, t);
+}
+
+trace::Trace analyze(const std::vector<std::string>& paths, const AnalyzeOptions& options) {
+  return traceOf(paths, options, trace::buildTrace);
+}
+
+trace::Trace analyzeSummaries(const std::vector<std::string>& paths, const AnalyzeOptions& options) {
+  return traceOf(paths, options, trace::buildSummaries);
 }
 
 std::string tempDir() {

@@ -22,6 +22,8 @@ struct AnalyzeOptions {
 
 /// Frontend and tracer over "paths" (relative to the source tree).
 trace::Trace analyze(const std::vector<std::string>& paths, const AnalyzeOptions& options = {});
+/// Frontend and tracer's summaries (no expansion into calling contexts) over "paths".
+trace::Trace analyzeSummaries(const std::vector<std::string>& paths, const AnalyzeOptions& options = {});
 /// Same over C text written to a fresh temporary file.
 trace::Trace analyzeSource(const std::string& code, const AnalyzeOptions& options = {});
 ir::Program lowerSource(const std::string& code, sym::Context& ctx);

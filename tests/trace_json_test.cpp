@@ -27,7 +27,7 @@ TEST_CASE("trace files round-trip for every example", "[trace][json]") {
 TEST_CASE("the trace file names its format and version", "[trace][json]") {
   auto j = nlohmann::json::parse(trace::writeTraceJson(test::analyze({"examples/transpose"})));
   CHECK(j["format"] == "cats-static-trace");
-  CHECK(j["version"] == 1);
+  CHECK(j["version"] == trace::kTraceFormatVersion);
   for (const char* key : {"files", "entries", "bindings", "defaults", "approximate", "symbols", "containers", "scopes", "events", "diagnostics"})
     CHECK(j.contains(key));
 }

@@ -6,13 +6,21 @@ cd "$(dirname "$0")/.."
 bin=${1:-build/driver/cats-static}
 golden=tests/golden
 
-accesses() {  # name path [--entry f]
+accesses() {  # name path [--entry f]: one line per access of every calling context, as the tests list them
   local name=$1 path=$2; shift 2
-  "$bin" analyze "$path" "$@" --format json 2>/dev/null | python3 -c '
+  "$bin" analyze "$path" "$@" --dump contexts 2>/dev/null | python3 -c '
 import json, sys
-a = json.load(sys.stdin)
-for x in a["accesses"]:
-    line = "%s %d:%d %s %s -> %s %s" % (x["function"], x["line"], x["column"], x["mode"], x["text"], x["container"], x["class"])
+t = json.load(sys.stdin)
+scopes, containers = t["scopes"], t["containers"]
+def function(scope):
+    while scope is not None:
+        s = scopes[scope]
+        if s["kind"] in ("function", "call"): return s["function"]
+        scope = s["parent"]
+    return ""
+for x in t["events"]:
+    if x["kind"] != "access": continue
+    line = "%s %d:%d %s %s -> %s %s" % (function(x["scope"]), x["line"], x["column"], x["mode"], x["text"], containers[x["container"]]["name"], x["class"])
     if x["stride_bytes"] is not None: line += " stride=" + x["stride_bytes"]
     for v in x["indirect_via"]: line += " via=" + v
     if x["invariant_in_innermost_loop"]: line += " invariant"

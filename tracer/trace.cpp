@@ -48,6 +48,22 @@ std::string_view toString(EventKind kind) {
   return "access";
 }
 
+std::string_view toString(CallBinding::Kind kind) {
+  switch (kind) {
+    case CallBinding::Kind::Scalar: return "scalar";
+    case CallBinding::Kind::Pointer: return "pointer";
+    case CallBinding::Kind::Unknown: return "unknown";
+    case CallBinding::Kind::None: return "none";
+  }
+  return "none";
+}
+
+std::optional<CallBinding::Kind> parseBindingKind(std::string_view text) {
+  for (auto k : {CallBinding::Kind::Scalar, CallBinding::Kind::Pointer, CallBinding::Kind::Unknown, CallBinding::Kind::None})
+    if (toString(k) == text) return k;
+  return std::nullopt;
+}
+
 std::string Scope::label() const {
   switch (kind) {
     case ScopeKind::Program: return "program";
@@ -84,6 +100,12 @@ std::string Trace::functionOf(std::size_t scope) const {
 std::optional<std::size_t> Trace::innermostLoop(std::size_t scope) const {
   for (std::optional<std::size_t> s = scope; s; s = scopes.at(*s).parent)
     if (scopes.at(*s).kind == ScopeKind::Loop) return *s;
+  return std::nullopt;
+}
+
+std::optional<std::size_t> Trace::summaryOf(const std::string& function) const {
+  for (const auto& s : scopes)
+    if (s.kind == ScopeKind::Function && s.parent == std::size_t{0} && s.function == function) return s.id;
   return std::nullopt;
 }
 

@@ -77,6 +77,9 @@ std::string writeTraceJson(const Trace& t) {
   ordered_json root;
   root["format"] = "cats-static-trace";
   root["version"] = kTraceFormatVersion;
+  root["form"] = t.form == TraceForm::Summaries ? "summaries" : "contexts";
+  root["program_symbols"] = t.programSymbols;
+  root["source_diagnostics"] = t.sourceDiagnostics;
   root["files"] = t.files;
   root["entries"] = t.entries;
   root["bindings"] = t.bindings;
@@ -102,6 +105,9 @@ std::string writeTraceJson(const Trace& t) {
     j["scalar"] = c.isScalar;
     j["restrict"] = c.isRestrict;
     putLoc(j, c.loc);
+    j["declared_name"] = c.declaredName;
+    j["owner"] = c.owner ? ordered_json(*c.owner) : ordered_json(nullptr);
+    j["parameter"] = c.parameter ? ordered_json(*c.parameter) : ordered_json(nullptr);
     root["containers"].push_back(std::move(j));
   }
   root["scopes"] = ordered_json::array();
@@ -111,7 +117,20 @@ std::string writeTraceJson(const Trace& t) {
     j["parent"] = s.parent ? ordered_json(*s.parent) : ordered_json(nullptr);
     j["kind"] = std::string(toString(s.kind));
     putLoc(j, s.loc);
+    j["first_event"] = s.firstEvent;
     if (s.kind == ScopeKind::Function || s.kind == ScopeKind::Call) j["function"] = s.function;
+    if (s.kind == ScopeKind::Function) {
+      j["params"] = ordered_json::array();
+      for (const auto& p : s.params)
+        j["params"].push_back(ordered_json{{"name", p.name}, {"pointer", p.isPointer}, {"symbol", p.symbol},
+                                           {"container", p.container ? ordered_json(*p.container) : ordered_json(nullptr)}});
+    }
+    if (s.kind == ScopeKind::Call) {
+      j["recursive"] = s.recursive;
+      j["bindings"] = ordered_json::array();
+      for (const auto& b : s.bindings)
+        j["bindings"].push_back(ordered_json{{"kind", std::string(toString(b.kind))}, {"value", sym::print(b.value)}, {"container", b.container}});
+    }
     if (s.kind == ScopeKind::Loop) {
       j["iterator"] = s.iterator;
       j["start"] = sym::print(s.start);
@@ -123,6 +142,10 @@ std::string writeTraceJson(const Trace& t) {
       j["early_exit"] = s.earlyExit;
       j["static_bounds"] = s.staticBounds;
       j["varying"] = s.varying;
+      j["source_iterator"] = s.sourceIterator;
+      j["iterator_base"] = s.iteratorBase;
+      j["varying_sources"] = ordered_json::array();
+      for (const auto& v : s.varyingSources) j["varying_sources"].push_back(sym::print(v));
     }
     if (s.kind == ScopeKind::Branch) {
       j["arm"] = s.arm;
@@ -186,6 +209,13 @@ class Reader {
     } catch (const sym::ParseError& e) {
       throw TraceFormatError(where + "." + key + ": " + e.what());
     }
+  }
+
+  /* A container id that the trace defines (containers are read before scopes). */
+  std::size_t container(const ordered_json& j, const char* key, const std::string& where) const {
+    auto id = get<std::size_t>(j, key, where);
+    if (id >= trace_.containers.size()) throw TraceFormatError(where + "." + key + ": no such container");
+    return id;
   }
 
   ir::SourceLoc loc(const ordered_json& j, const std::string& where) const {
@@ -272,6 +302,11 @@ Trace readTraceJson(const std::string& text) {
   if (version != kTraceFormatVersion)
     throw TraceFormatError("trace: version " + std::to_string(version) + " is not supported (this build reads version " +
                            std::to_string(kTraceFormatVersion) + ")");
+  std::string form = r.get<std::string>(root, "form", "trace");
+  if (form != "summaries" && form != "contexts") throw TraceFormatError("trace.form: unknown value '" + form + "'");
+  t.form = form == "summaries" ? TraceForm::Summaries : TraceForm::Contexts;
+  t.programSymbols = r.get<std::size_t>(root, "program_symbols", "trace");
+  t.sourceDiagnostics = r.get<std::size_t>(root, "source_diagnostics", "trace");
   t.files = r.get<std::vector<std::string>>(root, "files", "trace");
   t.entries = r.get<std::vector<std::string>>(root, "entries", "trace");
   t.bindings = r.get<std::map<std::string, std::string>>(root, "bindings", "trace");
@@ -301,6 +336,9 @@ Trace readTraceJson(const std::string& text) {
     c.isScalar = r.get<bool>(j, "scalar", where);
     c.isRestrict = r.get<bool>(j, "restrict", where);
     c.loc = r.loc(j, where);
+    c.declaredName = r.get<std::string>(j, "declared_name", where);
+    if (!r.member(j, "owner", where).is_null()) c.owner = r.get<std::size_t>(j, "owner", where);
+    if (!r.member(j, "parameter", where).is_null()) c.parameter = r.get<std::size_t>(j, "parameter", where);
     t.containers.push_back(std::move(c));
   }
   for (const auto& j : r.member(root, "scopes", "trace")) {
@@ -314,7 +352,25 @@ Trace readTraceJson(const std::string& text) {
     }
     s.kind = parseEnum<ScopeKind>(r.get<std::string>(j, "kind", where), parseScopeKind, where + ".kind");
     s.loc = r.loc(j, where);
+    s.firstEvent = r.get<std::size_t>(j, "first_event", where);
     if (s.kind == ScopeKind::Function || s.kind == ScopeKind::Call) s.function = r.get<std::string>(j, "function", where);
+    if (s.kind == ScopeKind::Function)
+      for (const auto& p : r.member(j, "params", where)) {
+        SummaryParameter param{r.get<std::string>(p, "name", where + ".params"), r.get<bool>(p, "pointer", where + ".params"),
+                               r.get<std::string>(p, "symbol", where + ".params"), std::nullopt};
+        if (!r.member(p, "container", where + ".params").is_null()) param.container = r.container(p, "container", where + ".params");
+        s.params.push_back(std::move(param));
+      }
+    if (s.kind == ScopeKind::Call) {
+      s.recursive = r.get<bool>(j, "recursive", where);
+      for (const auto& b : r.member(j, "bindings", where)) {
+        CallBinding binding;
+        binding.kind = parseEnum<CallBinding::Kind>(r.get<std::string>(b, "kind", where + ".bindings"), parseBindingKind, where + ".bindings.kind");
+        binding.value = r.expr(b, "value", where + ".bindings");
+        binding.container = r.container(b, "container", where + ".bindings");
+        s.bindings.push_back(std::move(binding));
+      }
+    }
     if (s.kind == ScopeKind::Loop) {
       s.iterator = r.get<std::string>(j, "iterator", where);
       s.start = r.expr(j, "start", where);
@@ -326,6 +382,16 @@ Trace readTraceJson(const std::string& text) {
       s.earlyExit = r.get<bool>(j, "early_exit", where);
       s.staticBounds = r.get<bool>(j, "static_bounds", where);
       s.varying = r.get<std::vector<std::string>>(j, "varying", where);
+      s.sourceIterator = r.get<std::string>(j, "source_iterator", where);
+      s.iteratorBase = r.get<std::string>(j, "iterator_base", where);
+      for (const auto& v : r.member(j, "varying_sources", where)) {
+        if (!v.is_string()) throw TraceFormatError(where + ".varying_sources: not a string");
+        try {
+          s.varyingSources.push_back(t.context.parse(v.get<std::string>()));
+        } catch (const sym::ParseError& e) {
+          throw TraceFormatError(where + ".varying_sources: " + e.what());
+        }
+      }
     }
     if (s.kind == ScopeKind::Branch) {
       s.arm = r.get<std::string>(j, "arm", where);
@@ -334,6 +400,10 @@ Trace readTraceJson(const std::string& text) {
     }
     t.scopes.push_back(std::move(s));
   }
+  for (const auto& c : t.containers)
+    if (c.owner && *c.owner >= t.scopes.size())
+      throw TraceFormatError("containers[" + std::to_string(c.id) + "].owner: no such scope");
+  if (t.programSymbols > t.context.size()) throw TraceFormatError("trace.program_symbols: more than the symbols listed");
   for (const auto& j : r.member(root, "events", "trace")) {
     std::string where = "events[" + std::to_string(t.events.size()) + "]";
     Event e;
@@ -374,6 +444,7 @@ Trace readTraceJson(const std::string& text) {
     d.message = r.get<std::string>(j, "message", "diagnostics");
     t.diagnostics.push_back(std::move(d));
   }
+  if (t.sourceDiagnostics > t.diagnostics.size()) throw TraceFormatError("trace.source_diagnostics: more than the diagnostics listed");
   return t;
 }
 

@@ -1,9 +1,12 @@
-// The IR walk. A Frame maps one function activation's symbols to trace-level expressions and
-// its containers to trace containers plus a base offset; loops push their iterator so that
-// an inlined callee's iterator never captures the caller's.
+// The IR walk, once per reachable function. A Frame maps the function's IR symbols to
+// summary expressions and its containers to summary containers: pointer parameters are
+// Parameter containers, integer parameters stay symbols. A call records its bindings and is
+// not followed; expandContexts (expand.cpp) makes the calling contexts.
 #include "tracer/tracer.hpp"
 
+#include "call_graph.hpp"
 #include "tracer/classify.hpp"
+#include "tracer/expand.hpp"
 
 #include <algorithm>
 #include <set>
@@ -63,11 +66,14 @@ class Tracer {
   }
 
   Trace run() {
+    trace_.form = TraceForm::Summaries;
+    trace_.programSymbols = trace_.context.size();
     trace_.files = program_.files;
     trace_.diagnostics = program_.diagnostics;
     trace_.bindings = options_.bindings;
     trace_.defaults = program_.defaults;
     bindParameters();
+    trace_.sourceDiagnostics = trace_.diagnostics.size();
     trace_.scopes.push_back(Scope{});
     for (const auto& g : program_.globals) {
       std::size_t id = addContainer(g, g.name);
@@ -85,7 +91,11 @@ class Tracer {
       }
     }
     trace_.entries = entryPoints(program_, options_.entries);
-    for (const auto& name : trace_.entries) enterEntry(*program_.findFunction(name));
+    for (const auto& name : trace_.entries) summarize(*program_.findFunction(name), true);
+    for (std::size_t f : graph_.reachable(trace_.entries))
+      if (std::find(trace_.entries.begin(), trace_.entries.end(), program_.functions[f].name) == trace_.entries.end())
+        summarize(program_.functions[f], false);
+    diagnoseUnfollowedPointers();
     for (const auto& d : trace_.diagnostics)
       if (d.severity != ir::Severity::Note) trace_.approximate = true;
     for (const auto& e : trace_.events)
@@ -96,11 +106,16 @@ class Tracer {
  private:
   const ir::Program& program_;
   const TracerOptions& options_;
+  CallGraph graph_{program_};
   Trace trace_;
   GiNaC::exmap parameterValues_;
   std::vector<std::size_t> globals_;
-  std::vector<std::string> callStack_;
   std::vector<ActiveLoop> loops_;
+  struct UnfollowedPointer {
+    std::string callee;
+    std::size_t parameter = 0;
+  };
+  std::vector<UnfollowedPointer> unfollowed_;
   std::map<std::string, std::size_t> dedup_;
   std::set<std::string> reported_;
 
@@ -125,6 +140,7 @@ class Tracer {
 
   std::size_t addContainer(const ir::Container& c, const std::string& base) {
     Container out;
+    out.declaredName = base;
     out.id = trace_.containers.size();
     sym::Symbol symbol = takenNames_.count(base) ? trace_.context.freshSymbol(base, sym::SymbolKind::Container)
                                                  : trace_.context.symbol(base, sym::SymbolKind::Container);
@@ -150,6 +166,7 @@ class Tracer {
   std::size_t addScope(Scope s, std::size_t parent) {
     s.id = trace_.scopes.size();
     s.parent = parent;
+    s.firstEvent = trace_.events.size();
     trace_.scopes.push_back(std::move(s));
     return trace_.scopes.back().id;
   }
@@ -162,6 +179,8 @@ class Tracer {
     for (std::size_t i = 0; i < program_.globals.size(); ++i)
       frame.containers[program_.globals[i].symbol.get_name()] = Binding{globals_[i], 0};
     for (const auto& [symbol, value] : parameterValues_) frame.scalars[symbol] = value;
+    for (const auto& p : f.params)
+      if (!p.isPointer) frame.scalars.erase(p.symbol);
     return frame;
   }
 
@@ -170,7 +189,10 @@ class Tracer {
     frame.containers[frame.function->params[index].symbol.get_name()] = b;
   }
 
-  void enterEntry(const ir::Function& f) {
+  /* One summary: a Function scope under the root; pointer parameters become Parameter
+     containers (sizes with -D applied; named "f_p" unless f is an entry, so that the callers'
+     arrays keep their plain names), integer parameters keep their own symbols. */
+  void summarize(const ir::Function& f, bool entry) {
     Scope s;
     s.kind = ScopeKind::Function;
     s.function = f.name;
@@ -179,16 +201,41 @@ class Tracer {
     Frame frame = newFrame(f);
     for (std::size_t i = 0; i < f.params.size(); ++i) {
       const ir::Parameter& p = f.params[i];
-      if (!p.isPointer) continue;
-      const ir::Container& pointee = f.locals.at(*p.container);
-      ir::Container bound = pointee;
-      bound.sizeBytes = bind(pointee.sizeBytes);
-      for (auto& d : bound.dims) d = bind(d);
-      setParam(frame, i, Binding{addContainer(bound, p.name), 0});
+      SummaryParameter param{p.name, p.isPointer, p.isPointer ? std::string() : p.symbol.get_name(), std::nullopt};
+      if (p.isPointer && p.container) {
+        const ir::Container& pointee = f.locals.at(*p.container);
+        ir::Container bound = pointee;
+        bound.sizeBytes = bind(pointee.sizeBytes);
+        for (auto& d : bound.dims) d = bind(d);
+        std::size_t id = addContainer(bound, entry ? p.name : f.name + "_" + p.name);
+        trace_.containers[id].declaredName = p.name;
+        trace_.containers[id].owner = scope;
+        trace_.containers[id].parameter = i;
+        setParam(frame, i, Binding{id, 0});
+        param.container = id;
+      }
+      trace_.scopes[scope].params.push_back(std::move(param));
     }
-    callStack_.push_back(f.name);
+    currentRoot_ = scope;
     block(f.body, frame, scope);
-    callStack_.pop_back();
+  }
+  std::size_t currentRoot_ = 0;
+
+  /* The inlining tracer warned where a callee first used a pointer parameter that a call
+     could not bind; the summary says the same at the same place, once per parameter. */
+  void diagnoseUnfollowedPointers() {
+    for (const auto& u : unfollowed_) {
+      auto root = trace_.summaryOf(u.callee);
+      if (!root) continue;
+      const SummaryParameter& p = trace_.scopes[*root].params.at(u.parameter);
+      if (!p.container) continue;
+      for (const auto& e : trace_.events)
+        if (e.container == *p.container) {
+          diagnose(ir::Severity::Warning, e.loc, "pointer parameter '" + p.name + "' of " + u.callee +
+                                                     " is bound to memory the analysis cannot follow; its accesses are approximate");
+          break;
+        }
+    }
   }
 
   sym::Expr resolve(const sym::Expr& e, const Frame& frame) {
@@ -215,7 +262,9 @@ class Tracer {
           ir::Container bound = c;
           bound.sizeBytes = resolve(c.sizeBytes, frame);
           for (auto& d : bound.dims) d = resolve(d, frame);
-          frame.locals[ref.index] = Binding{addContainer(bound, c.name), 0};
+          std::size_t id = addContainer(bound, c.name);
+          trace_.containers[id].owner = currentRoot_;
+          frame.locals[ref.index] = Binding{id, 0};
           frame.containers[c.symbol.get_name()] = *frame.locals[ref.index];
         }
         return frame.locals.at(ref.index);
@@ -313,12 +362,15 @@ class Tracer {
       if (auto it = frame.scalars.find(*l.iterator); it != frame.scalars.end()) previous = it->second;
       frame.scalars[*l.iterator] = iterator;
       s.iterator = iterator.get_name();
+      s.sourceIterator = l.iterator->get_name();
+      s.iteratorBase = l.iteratorName;
       active.classification.iterator = iterator;
       active.irIterator = l.iteratorName;
     }
     active.classification.step = s.step;
     for (const auto& v : l.varying) {
       sym::Expr resolved = resolve(v, frame);
+      s.varyingSources.push_back(resolved);
       for (const auto& symbol : sym::symbolsOfKind(resolved, trace_.context, sym::SymbolKind::Iterator))
         active.classification.varying.push_back(symbol);
       for (const auto& symbol : sym::symbolsOfKind(resolved, trace_.context, sym::SymbolKind::Unknown))
@@ -364,31 +416,40 @@ class Tracer {
       diagnose(ir::Severity::Warning, c.loc, "call to unknown function '" + c.callee + "' is not followed: its memory accesses are missing; the result is approximate");
       return;
     }
-    if (std::find(callStack_.begin(), callStack_.end(), c.callee) != callStack_.end()) {
-      diagnose(ir::Severity::Warning, c.loc, "recursive call to '" + c.callee + "' is not followed; the result is approximate");
-      return;
-    }
     Scope s;
     s.kind = ScopeKind::Call;
     s.function = callee->name;
     s.loc = c.loc;
-    std::size_t scope = addScope(std::move(s), parent);
-    Frame inner = newFrame(*callee);
-    for (std::size_t i = 0; i < callee->params.size(); ++i) {
-      const ir::Parameter& p = callee->params[i];
-      const ir::Argument* arg = i < c.arguments.size() ? &c.arguments[i] : nullptr;
-      if (p.isPointer) {
-        if (arg && arg->kind == ir::Argument::Kind::Pointer) {
-          if (auto b = binding(arg->container, frame, c.loc)) setParam(inner, i, Binding{b->container, (b->base + resolve(arg->value, frame)).expand()});
+    s.recursive = graph_.inRecursion(frame.function->name, callee->name);
+    if (s.recursive)
+      diagnose(ir::Severity::Warning, c.loc, "recursive call to '" + c.callee + "' is not followed; the result is approximate");
+    for (std::size_t i = 0; i < callee->params.size(); ++i) s.bindings.push_back(bindArgument(*callee, i, c, frame));
+    addScope(std::move(s), parent);
+  }
+
+  /* What call "c" passes for parameter "index" of "callee", in this summary's symbols. */
+  CallBinding bindArgument(const ir::Function& callee, std::size_t index, const ir::Call& c, Frame& frame) {
+    const ir::Parameter& p = callee.params[index];
+    const ir::Argument* arg = index < c.arguments.size() ? &c.arguments[index] : nullptr;
+    CallBinding out;
+    if (p.isPointer) {
+      if (arg && arg->kind == ir::Argument::Kind::Pointer)
+        if (auto b = binding(arg->container, frame, c.loc)) {
+          out.kind = CallBinding::Kind::Pointer;
+          out.container = b->container;
+          out.value = (b->base + resolve(arg->value, frame)).expand();
+          return out;
         }
-        continue;
-      }
-      if (arg && arg->kind == ir::Argument::Kind::Scalar) inner.scalars[p.symbol] = resolve(arg->value, frame);
-      else inner.scalars[p.symbol] = trace_.context.freshSymbol("unknown_" + p.name, sym::SymbolKind::Unknown, "argument of " + c.callee + " at " + c.loc.str());
+      unfollowed_.push_back({callee.name, index});
+      return out;
     }
-    callStack_.push_back(callee->name);
-    block(callee->body, inner, scope);
-    callStack_.pop_back();
+    if (arg && arg->kind == ir::Argument::Kind::Scalar) {
+      out.kind = CallBinding::Kind::Scalar;
+      out.value = resolve(arg->value, frame);
+    } else {
+      out.kind = CallBinding::Kind::Unknown;
+    }
+    return out;
   }
 };
 
@@ -426,8 +487,14 @@ std::vector<std::string> entryPoints(const ir::Program& program, const std::vect
   return out;
 }
 
-Trace buildTrace(const ir::Program& program, const sym::Context& ctx, const TracerOptions& options) {
+Trace buildSummaries(const ir::Program& program, const sym::Context& ctx, const TracerOptions& options) {
   return Tracer(program, ctx, options).run();
+}
+
+Trace buildTrace(const ir::Program& program, const sym::Context& ctx, const TracerOptions& options) {
+  ExpansionLimits limits;
+  limits.budget = options.budget;
+  return expandContexts(buildSummaries(program, ctx, options), {}, limits);
 }
 
 }  // namespace cats::trace

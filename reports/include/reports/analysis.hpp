@@ -1,5 +1,5 @@
 // The analysis report of `cats-static analyze`: people read the text form, tools read the
-// JSON form ("format": "cats-static-analysis", "version": 1).
+// JSON form ("format": "cats-static-analysis", "version": 2).
 #pragma once
 
 #include "tracer/trace.hpp"
@@ -10,7 +10,7 @@
 
 namespace cats::report {
 
-inline constexpr int kAnalysisFormatVersion = 1;
+inline constexpr int kAnalysisFormatVersion = 2;
 
 /// Access events per class; indices follow trace::AccessClass.
 struct ClassHistogram {

@@ -58,6 +58,10 @@ class Context {
   std::optional<Symbol> find(const std::string& name) const;
   /// Every symbol in creation order.
   std::vector<SymbolInfo> symbols() const;
+  std::size_t size() const { return order_.size(); }
+  /// A context holding the first "count" symbols of this one (the same symbols, not copies):
+  /// how a later stage starts again from the symbols an earlier stage was given.
+  Context prefix(std::size_t count) const;
   /// Parses "text" written by print(); unknown identifiers are an error.
   Expr parse(const std::string& text) const;
 

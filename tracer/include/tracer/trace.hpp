@@ -1,6 +1,12 @@
 // The C.A.T.S. symbolic trace: containers, a tree of control-flow scopes (every event's
 // stack is the path from the root to its scope), and allocation/free/access events in
 // program order. Expressions are in the symbols of "context".
+//
+// A trace has one of two forms. Summaries (what the tracer writes): every reachable function
+// once, as a Function scope under the root, parameterised by its arguments; a call is a Call
+// scope with the bindings of the callee's parameters and nothing below it. Contexts (what
+// expandContexts makes for the concretiser): one copy of a callee below every call path, as
+// inlining would give.
 #pragma once
 
 #include "ir/ir.hpp"
@@ -15,8 +21,32 @@
 namespace cats::trace {
 
 enum class ScopeKind { Program, Function, Call, Loop, Branch, Parallel };
+enum class TraceForm { Summaries, Contexts };
 std::string_view toString(ScopeKind kind);
 std::optional<ScopeKind> parseScopeKind(std::string_view text);
+
+/// What a call passes for one parameter of the callee, in the caller's summary symbols.
+struct CallBinding {
+  enum class Kind {
+    Scalar,   // an integer parameter takes "value"
+    Pointer,  // a pointer parameter points into "container" at byte "value"
+    Unknown,  // an integer argument the analysis could not follow
+    None,     // a pointer argument the analysis could not follow
+  };
+  Kind kind = Kind::None;
+  sym::Expr value = 0;
+  std::size_t container = 0;
+};
+std::string_view toString(CallBinding::Kind kind);
+std::optional<CallBinding::Kind> parseBindingKind(std::string_view text);
+
+/// A parameter of a summarised function: its symbol (integers) or its Parameter container.
+struct SummaryParameter {
+  std::string name;
+  bool isPointer = false;
+  std::string symbol;                    // integer parameter: the symbol standing for its value
+  std::optional<std::size_t> container;  // pointer parameter: the container standing for its memory
+};
 
 struct Scope {
   std::size_t id = 0;
@@ -37,6 +67,18 @@ struct Scope {
   std::string arm;
   sym::Condition condition;
   std::optional<bool> decided;  // the condition's value when it folds to a number after substitution
+  // Where the scope sits among its parent's events: the number of events before it opened.
+  std::size_t firstEvent = 0;
+  // Summaries only. Function: the parameters. Call: one binding per callee parameter, and
+  // whether the call stays inside a recursion (strongly connected component of the call graph).
+  std::vector<SummaryParameter> params;
+  std::vector<CallBinding> bindings;
+  bool recursive = false;
+  // Summaries only, Loop: the iterator as the IR names it (symbol, C name) and the values the
+  // body changes, before their symbols are picked, so that a context can rename and re-pick.
+  std::string sourceIterator;
+  std::string iteratorBase;
+  std::vector<sym::Expr> varyingSources;
 
   std::string label() const;  // "main", "kernel@a.c:12", "loop i", "if@14 then", "parallel@9"
 };
@@ -67,6 +109,11 @@ struct Container {
   bool isScalar = false;
   bool isRestrict = false;
   ir::SourceLoc loc;
+  // Summaries only: the name before it was made unique, the function scope that owns a local
+  // or parameter container (none for globals) and, for a parameter, its index.
+  std::string declaredName;
+  std::optional<std::size_t> owner;
+  std::optional<std::size_t> parameter;
 };
 
 enum class EventKind { Alloc, Free, Access };
@@ -94,7 +141,10 @@ struct Event {
 };
 
 struct Trace {
+  TraceForm form = TraceForm::Contexts;
   sym::Context context;
+  std::size_t programSymbols = 0;  // the first symbols of "context" came with the program (the rest the tracer made)
+  std::size_t sourceDiagnostics = 0;  // the first diagnostics came from the frontend and the options
   std::vector<std::string> files;
   std::vector<std::string> entries;
   std::map<std::string, std::string> bindings;  // -D NAME=VALUE applied to free symbols
@@ -113,6 +163,8 @@ struct Trace {
   std::string functionOf(std::size_t scope) const;
   /// Innermost enclosing loop scope, if any.
   std::optional<std::size_t> innermostLoop(std::size_t scope) const;
+  /// Summaries: the Function scope summarising "function", if it was analysed.
+  std::optional<std::size_t> summaryOf(const std::string& function) const;
 };
 
 }  // namespace cats::trace

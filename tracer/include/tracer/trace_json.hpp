@@ -1,4 +1,4 @@
-// The trace file: versioned JSON ("format": "cats-static-trace", "version": 1), documented
+// The trace file: versioned JSON ("format": "cats-static-trace", "version": 2), documented
 // field by field in docs/trace-format.md.
 #pragma once
 
@@ -9,7 +9,7 @@
 
 namespace cats::trace {
 
-inline constexpr int kTraceFormatVersion = 1;
+inline constexpr int kTraceFormatVersion = 2;
 
 class TraceFormatError : public std::runtime_error {
  public:

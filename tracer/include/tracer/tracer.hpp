@@ -1,5 +1,5 @@
-// The tracer: walks the IR from the entry points, binding call arguments to parameters,
-// and emits the deduplicated, classified symbolic trace.
+// The tracer: summarises every function the entry points reach, once, into the
+// deduplicated, classified symbolic trace (TraceForm::Summaries).
 #pragma once
 
 #include "ir/ir.hpp"
@@ -25,8 +25,12 @@ class EntryError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-/// Traces "program" (whose expressions use the symbols of "ctx"). The returned trace owns a
-/// copy of the context that also holds the symbols the tracer created.
+/// Summarises "program" (whose expressions use the symbols of "ctx"). The returned trace owns
+/// a copy of the context that also holds the symbols the tracer created.
+Trace buildSummaries(const ir::Program& program, const sym::Context& ctx, const TracerOptions& options);
+
+/// The summaries expanded into every calling context (expandContexts with no limit): the
+/// trace as the concretiser reads it.
 Trace buildTrace(const ir::Program& program, const sym::Context& ctx, const TracerOptions& options);
 
 /// Entry points per the rule above, in source order.
