@@ -195,6 +195,9 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   }
   auto target = lvalue(op->getLHS());
   if (!target) return Value::unknown();
+  if (!compound && target->where.container.scope == ir::ContainerRef::Scope::Parameter && target->where.offset.is_zero() &&
+      rhs.kind == Value::Kind::Pointer && rhs.pointer.container.scope == ir::ContainerRef::Scope::Local && rhs.pointer.offset.is_zero())
+    function_.storedThrough.emplace_back(target->where.container.index, rhs.pointer.container);
   Value result = rhs;
   if (compound) {
     Value old = read(*target, op->getLHS());

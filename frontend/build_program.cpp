@@ -2,6 +2,7 @@
 #include "clang_compat.hpp"  // first: see the header
 #include "frontend/frontend.hpp"
 #include "function_builder.hpp"
+#include "link_allocations.hpp"
 #include "program_state.hpp"
 
 
@@ -159,6 +160,7 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   tool.setPrintErrorMessage(false);
   LoweringFactory factory(state, defined);
   tool.run(&factory);
+  linkAllocationWrappers(program, ctx);
   return program;
 }
 
