@@ -7,6 +7,7 @@
 #include "function_builder.hpp"
 #include "library_calls.hpp"
 
+#include <map>
 #include <set>
 
 namespace cats::frontend {
@@ -116,6 +117,11 @@ Value FunctionBuilder::directCall(const clang::CallExpr* c, const clang::Functio
       return Value::ofScalar(freshUnknown(name, "result of " + name));
     return v;
   }
+  if (name == "alloca") {
+    for (const clang::Expr* arg : c->arguments()) eval(arg);
+    warn(c->getBeginLoc(), "alloca is not modelled: accesses through its result are missing; the result is approximate");
+    return Value::unknown();
+  }
   bool external = !callee.hasBody() && (state_.isSystem(callee.getLocation()) || callee.getBuiltinID() != 0);
   if (external || isPureLibraryFunction(name)) return libraryCall(c, name, callee);
   return analysedCall(c, callee, name, nameHint);
@@ -208,6 +214,14 @@ Value FunctionBuilder::addressOfLocal(const clang::VarDecl* var) {
 }
 
 Value FunctionBuilder::allocation(const clang::CallExpr* c, const std::string& callee, const std::string& nameHint) {
+  static const std::map<std::string, unsigned> arity = {{"malloc", 1}, {"calloc", 2}, {"aligned_alloc", 2}, {"memalign", 2},
+                                                        {"valloc", 1}, {"pvalloc", 1}, {"strdup", 1}, {"strndup", 2},
+                                                        {"realloc", 2}, {"posix_memalign", 3}};
+  if (c->getNumArgs() < arity.at(callee)) {
+    for (const clang::Expr* arg : c->arguments()) eval(arg);
+    warn(c->getBeginLoc(), callee + " with too few arguments is not modelled; the result is approximate");
+    return Value::unknown();
+  }
   ir::Alloc alloc;
   alloc.loc = loc(c->getBeginLoc());
   auto arg = [&](unsigned i) { return i < c->getNumArgs() ? scalarOrUnknown(eval(c->getArg(i)), "size") : freshUnknown("size", "missing argument"); };

@@ -329,6 +329,7 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
     if (!var) return std::nullopt;
     std::string name = var->getNameAsString();
     if (auto it = arrays_.find(var); it != arrays_.end()) return Location{PointerValue{it->second, 0, name}, var->getType(), {}};
+    if (auto it = slots_.find(var); it != slots_.end()) return Location{PointerValue{it->second, 0, name}, var->getType(), {}};
     if (var->hasGlobalStorage() && (var->getType()->isArrayType() || var->getType()->isRecordType() || state_.options.traceScalars)) {
       if (auto ref = state_.global(var)) return Location{PointerValue{*ref, 0, name}, var->getType(), {}};
     }

@@ -66,7 +66,12 @@ Value FunctionBuilder::memoryRoutine(const clang::CallExpr* c, const std::string
     }
     if (n == 0) firstBytes = bytes;
     const Value& pointer = args[o.arg];
-    if (pointer.kind != Value::Kind::Pointer) continue;
+    if (pointer.kind != Value::Kind::Pointer) {
+      if (!literalBytes(c->getArg(o.arg)))
+        warn(c->getBeginLoc(), callee + " accesses '" + sourceText(c->getArg(o.arg)) +
+                                   "', memory the analysis does not follow: those accesses are missing; the result is approximate");
+      continue;
+    }
     if (!loop || !previous.is_equal(bytes)) {
       ir::Loop fresh;
       fresh.loc = where;

@@ -15,7 +15,7 @@ bool endsWith(const std::string& s, const std::string& suffix) {
 
 /* Functions whose builtin spelling we map to the plain one. */
 bool isKnownLibraryName(const std::string& name) {
-  return isAllocation(name) || memoryRoutineShape(name) || isPureLibraryFunction(name) || name == "free";
+  return isAllocation(name) || memoryRoutineShape(name) || isPureLibraryFunction(name) || name == "free" || name == "alloca";
 }
 
 }  // namespace

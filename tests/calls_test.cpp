@@ -276,3 +276,21 @@ TEST_CASE("simulate runs a program whose arrays come from a posix_memalign wrapp
   CHECK(j["by_container"]["b"]["approximate"] == false);
   CHECK(j["by_container"].contains("alpha"));
 }
+
+TEST_CASE("library uses the analysis cannot follow keep a warning", "[calls][library]") {
+  trace::Trace t = test::analyzeSource(R"(
+    #include <string.h>
+    #include <alloca.h>
+    #include <stdlib.h>
+    char *lookup(const char *key);
+    void f(int n, double *a, char *s) {
+      double *tmp = alloca(n * sizeof(double));
+      memcpy(getenv("x"), a, 16);
+      memcpy(lookup("y"), a, 16);
+    })");
+  CHECK(hasDiagnostic(t, "alloca is not modelled"));
+  CHECK(hasDiagnostic(t, "memcpy accesses 'getenv(\"x\")', memory the analysis does not follow"));
+  CHECK(hasDiagnostic(t, "the pointer lookup returns at"));
+  CHECK(test::findAccess(t, "memcpy(a)", ir::AccessMode::Read).classification.kind == trace::AccessClass::Stride1);
+  CHECK(t.approximate);
+}
