@@ -55,6 +55,7 @@ clang::QualType FunctionBuilder::allocatedElementType(const clang::CallExpr* c) 
 Value FunctionBuilder::call(const clang::CallExpr* c, const std::string& nameHint) {
   if (const clang::FunctionDecl* callee = c->getDirectCallee()) return directCall(c, *callee, nameHint);
   std::vector<const clang::FunctionDecl*> targets = callTargets(c);
+  if (auto parameter = calledParameter(c); parameter && targets.empty()) return analysedCall(c, nullptr, "", nameHint, parameter);
   if (targets.empty()) {
     for (const clang::Expr* arg : c->arguments()) eval(arg);
     warn(c->getBeginLoc(), "call through a function pointer whose target is not known is not followed: its memory accesses are missing; the result is approximate");
@@ -124,7 +125,7 @@ Value FunctionBuilder::directCall(const clang::CallExpr* c, const clang::Functio
   }
   bool external = !callee.hasBody() && (state_.isSystem(callee.getLocation()) || callee.getBuiltinID() != 0);
   if (external || isPureLibraryFunction(name)) return libraryCall(c, name, callee);
-  return analysedCall(c, callee, name, nameHint);
+  return analysedCall(c, &callee, name, nameHint, std::nullopt);
 }
 
 /* A library function: its arguments are evaluated; locals whose address it receives lose their value. */
@@ -162,10 +163,11 @@ ir::ContainerRef FunctionBuilder::callSiteContainer(const std::string& name, cla
   return ir::ContainerRef{ir::ContainerRef::Scope::Local, addLocal(std::move(container))};
 }
 
-Value FunctionBuilder::analysedCall(const clang::CallExpr* c, const clang::FunctionDecl& callee, const std::string& name,
-                                    const std::string& nameHint) {
+Value FunctionBuilder::analysedCall(const clang::CallExpr* c, const clang::FunctionDecl* callee, const std::string& name,
+                                    const std::string& nameHint, std::optional<std::size_t> throughParameter) {
   ir::Call node;
   node.callee = name;
+  node.throughParameter = throughParameter;
   node.loc = loc(c->getBeginLoc());
   std::vector<const clang::VarDecl*> changed;
   for (unsigned i = 0; i < c->getNumArgs(); ++i) {
@@ -178,7 +180,8 @@ Value FunctionBuilder::analysedCall(const clang::CallExpr* c, const clang::Funct
       case Value::Kind::Pointer: a.kind = ir::Argument::Kind::Pointer; a.value = v.pointer.offset; a.container = v.pointer.container; break;
       case Value::Kind::Unknown: a.kind = ir::Argument::Kind::Unknown; break;
     }
-    if (addressed && mayWriteThrough(&callee, i)) {
+    a.function = passedFunction(arg);
+    if (addressed && mayWriteThrough(callee, i)) {
       bool unsetPointer = addressed->getType()->isPointerType() && env_.count(addressed) && env_[addressed].kind == Value::Kind::Unknown;
       if (unsetPointer) {
         a.pointee = callSiteContainer(addressed->getNameAsString(), addressed->getType()->getPointeeType(), c);
@@ -191,7 +194,7 @@ Value FunctionBuilder::analysedCall(const clang::CallExpr* c, const clang::Funct
   }
   Value result = Value::unknown();
   if (c->getType()->isPointerType()) {
-    std::string resultName = nameHint.empty() ? name + "_result" : nameHint;
+    std::string resultName = nameHint.empty() ? (name.empty() ? "call" : name) + "_result" : nameHint;
     clang::QualType element = allocatedElementType(c);
     if (element == ast_.CharTy) element = c->getType()->getPointeeType();
     node.result = callSiteContainer(resultName, element, c);

@@ -109,4 +109,28 @@ std::vector<const clang::FunctionDecl*> FunctionBuilder::callTargets(const clang
   return f ? std::vector<const clang::FunctionDecl*>{f} : all;
 }
 
+/* The index of the pointer parameter of this function that "c" calls through, if it does. */
+std::optional<std::size_t> FunctionBuilder::calledParameter(const clang::CallExpr* c) const {
+  const clang::Expr* callee = c->getCallee()->IgnoreParenImpCasts();
+  if (const auto* deref = dyn_cast<clang::UnaryOperator>(callee); deref && deref->getOpcode() == clang::UO_Deref)
+    callee = deref->getSubExpr()->IgnoreParenImpCasts();
+  const auto* ref = dyn_cast<clang::DeclRefExpr>(callee);
+  const auto* param = ref ? dyn_cast<clang::ParmVarDecl>(ref->getDecl()) : nullptr;
+  if (!param || param->getDeclContext() != &decl_) return std::nullopt;
+  for (std::size_t i = 0; i < decl_.getNumParams(); ++i)
+    if (decl_.getParamDecl(static_cast<unsigned>(i)) == param) return i;
+  return std::nullopt;
+}
+
+/* The function argument "arg" passes (by name, or a pointer variable with one known target), if any. */
+std::string FunctionBuilder::passedFunction(const clang::Expr* arg) {
+  if (!arg->getType()->isFunctionPointerType()) return {};
+  if (const clang::FunctionDecl* f = namedFunction(arg)) return f->getNameAsString();
+  const auto* ref = dyn_cast<clang::DeclRefExpr>(arg->IgnoreParenCasts());
+  const auto* var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+  if (!var) return {};
+  std::vector<const clang::FunctionDecl*> targets = storedFunctions(var);
+  return targets.size() == 1 ? targets[0]->getNameAsString() : std::string{};
+}
+
 }  // namespace cats::frontend

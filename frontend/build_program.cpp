@@ -3,6 +3,7 @@
 #include "frontend/frontend.hpp"
 #include "function_builder.hpp"
 #include "link_allocations.hpp"
+#include "link_function_pointers.hpp"
 #include "program_state.hpp"
 
 
@@ -160,6 +161,7 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   tool.setPrintErrorMessage(false);
   LoweringFactory factory(state, defined);
   tool.run(&factory);
+  linkParameterCalls(program);
   linkAllocationWrappers(program, ctx);
   return program;
 }

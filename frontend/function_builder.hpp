@@ -120,7 +120,8 @@ class FunctionBuilder {
   Value callOneOf(const clang::CallExpr* c, const std::vector<const clang::FunctionDecl*>& targets, const std::string& nameHint);
   Value directCall(const clang::CallExpr* c, const clang::FunctionDecl& callee, const std::string& nameHint);
   Value libraryCall(const clang::CallExpr* c, const std::string& name, const clang::FunctionDecl& callee);
-  Value analysedCall(const clang::CallExpr* c, const clang::FunctionDecl& callee, const std::string& name, const std::string& nameHint);
+  Value analysedCall(const clang::CallExpr* c, const clang::FunctionDecl* callee, const std::string& name, const std::string& nameHint,
+                     std::optional<std::size_t> throughParameter);
   Value addressOfLocal(const clang::VarDecl* var);
   void forgetValue(const clang::VarDecl* var, const std::string& callee, const clang::CallExpr* c);
   ir::ContainerRef callSiteContainer(const std::string& name, clang::QualType element, const clang::CallExpr* c);
@@ -138,6 +139,8 @@ class FunctionBuilder {
   // build_function_pointers.cpp
   std::vector<const clang::FunctionDecl*> callTargets(const clang::CallExpr* c);
   std::vector<const clang::FunctionDecl*> storedFunctions(const clang::VarDecl* var);
+  std::optional<std::size_t> calledParameter(const clang::CallExpr* c) const;
+  std::string passedFunction(const clang::Expr* arg);
 
   // helpers shared by the parts
   sym::Expr typeBytes(clang::QualType t);

@@ -1,6 +1,8 @@
 // Allocation wrappers (see link_allocations.hpp).
 #include "link_allocations.hpp"
 
+#include "ir_walk.hpp"
+
 #include <functional>
 #include <map>
 #include <set>
@@ -23,20 +25,6 @@ struct Wrapper {
   std::size_t parameters = 0;  // before the hidden ones
   std::vector<Output> outputs;
 };
-
-/* Calls "visit" on every block of "b", nested ones included; "intoLoops" says whether loop bodies count. */
-void forEachBlock(ir::Block& b, const std::function<void(ir::Block&)>& visit, bool intoLoops = true) {
-  visit(b);
-  for (auto& node : b) {
-    if (auto* l = std::get_if<ir::Loop>(&node.value)) {
-      if (intoLoops) forEachBlock(l->header, visit), forEachBlock(l->body, visit);
-    } else if (auto* br = std::get_if<ir::Branch>(&node.value)) {
-      for (auto& arm : br->arms) forEachBlock(arm.body, visit, intoLoops);
-    } else if (auto* p = std::get_if<ir::ParallelRegion>(&node.value)) {
-      forEachBlock(p->body, visit, intoLoops);
-    }
-  }
-}
 
 /* The allocation of "block" in "f" outside loops, if there is exactly one and none inside a loop. */
 std::optional<ir::Alloc> soleAllocation(ir::Function& f, const Ref& block) {

@@ -142,6 +142,8 @@ struct Argument {
   /// `&p` of a local pointer `p`: the call-site container `p` points to after the call, which
   /// an allocation wrapper storing through this argument allocates (link_allocations.cpp).
   std::optional<ContainerRef> pointee;
+  /// A function passed by name (`f`, `&f`): calls through the parameter may go to it.
+  std::string function;
 };
 
 struct Call {
@@ -149,6 +151,9 @@ struct Call {
   std::vector<Argument> arguments;
   /// The call-site container a returned pointer points to (Local), for callees returning pointers.
   std::optional<ContainerRef> result;
+  /// A call through pointer parameter k of the calling function: `callee` is empty until
+  /// link_function_pointers.cpp resolves it from what the callers pass (only it sees this).
+  std::optional<std::size_t> throughParameter;
   SourceLoc loc;
 };
 
