@@ -43,8 +43,9 @@ std::optional<ir::Node> resolve(const ir::Call& c, const ir::Function& f, const 
   auto it = passed.names.find(key);
   if (passed.unknown.count(key) || it == passed.names.end()) {
     program.diagnostics.push_back(ir::Diagnostic{ir::Severity::Warning, c.loc,
-                                                 "call through pointer parameter '" + param + "' of " + f.name +
-                                                     " is not followed: its callers do not all pass a function by name; its memory accesses are missing; the result is approximate"});
+                                                 "call through a function pointer whose target is not known (parameter '" + param + "' of " +
+                                                     f.name + ", and not every caller passes a function by name) is not followed: its memory "
+                                                     "accesses are missing; the result is approximate"});
     return std::nullopt;
   }
   auto direct = [&](const std::string& target) {
