@@ -304,12 +304,20 @@ void FunctionBuilder::storeAllocatedPointer(const clang::CallExpr* c, const ir::
     }
   }
   Value where = eval(out);
-  if (where.kind == Value::Kind::Pointer && where.pointer.container.scope == ir::ContainerRef::Scope::Parameter && where.pointer.offset.is_zero()) {
+  if (where.kind == Value::Kind::Pointer && where.pointer.container.scope == ir::ContainerRef::Scope::Parameter && where.pointer.offset.is_zero() &&
+      isPointerSlotParameter(where.pointer.container.index)) {
     function_.storedThrough.emplace_back(where.pointer.container.index, block);
     return;
   }
   warn(c->getBeginLoc(), "posix_memalign stores the new block's address where the analysis does not follow it (" + sourceText(out) +
                              "); accesses through that pointer are approximate");
+}
+
+/* Whether parameter "index" of this function points to a pointer (`double **out`): where a wrapper stores its block. */
+bool FunctionBuilder::isPointerSlotParameter(std::size_t index) const {
+  if (index >= decl_.getNumParams()) return false;
+  clang::QualType type = decl_.getParamDecl(static_cast<unsigned>(index))->getType();
+  return type->isPointerType() && type->getPointeeType()->isPointerType();
 }
 
 /* strdup's copy: reads of the source string and writes of the new block over "bytes". */

@@ -188,6 +188,7 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   }
   std::string hint;
   if (const auto* ref = dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = ref->getDecl()->getNameAsString();
+  else if (const auto* member = dyn_cast<clang::MemberExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = member->getMemberDecl()->getNameAsString();
   Value rhs = eval(op->getRHS(), hint);
   if (const clang::VarDecl* pointer = globalPointer(op->getLHS())) {
     if (!compound) bindAllocationToGlobal(rhs, pointer);
@@ -196,6 +197,7 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   auto target = lvalue(op->getLHS());
   if (!target) return Value::unknown();
   if (!compound && target->where.container.scope == ir::ContainerRef::Scope::Parameter && target->where.offset.is_zero() &&
+      isPointerSlotParameter(target->where.container.index) && target->field.empty() &&
       rhs.kind == Value::Kind::Pointer && rhs.pointer.container.scope == ir::ContainerRef::Scope::Local && rhs.pointer.offset.is_zero())
     function_.storedThrough.emplace_back(target->where.container.index, rhs.pointer.container);
   Value result = rhs;

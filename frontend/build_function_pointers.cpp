@@ -55,6 +55,8 @@ bool collectInitialiser(const clang::Expr* init, std::vector<const clang::Functi
       if (!collectInitialiser(element, out)) return false;
     return true;
   }
+  if (const auto* literal = dyn_cast<clang::IntegerLiteral>(init->IgnoreParenCasts()); literal && literal->getValue() == 0)
+    return true;  // a null entry of a table: calling it is not a target
   const clang::FunctionDecl* f = namedFunction(init);
   if (f) out.push_back(f);
   return f != nullptr;
@@ -106,7 +108,7 @@ std::vector<const clang::FunctionDecl*> FunctionBuilder::callTargets(const clang
   if (!list || !constant || !var->getType().isConstant(ast_)) return all;
   if (*constant < 0 || *constant >= static_cast<std::int64_t>(list->getNumInits())) return {};
   const clang::FunctionDecl* f = namedFunction(list->getInit(static_cast<unsigned>(*constant)));
-  return f ? std::vector<const clang::FunctionDecl*>{f} : all;
+  return f ? std::vector<const clang::FunctionDecl*>{f} : std::vector<const clang::FunctionDecl*>{};
 }
 
 /* The index of the pointer parameter of this function that "c" calls through, if it does. */

@@ -127,6 +127,7 @@ class FunctionBuilder {
   ir::ContainerRef callSiteContainer(const std::string& name, clang::QualType element, const clang::CallExpr* c);
   Value allocation(const clang::CallExpr* c, const std::string& callee, const std::string& nameHint);
   void storeAllocatedPointer(const clang::CallExpr* c, const ir::ContainerRef& block);
+  bool isPointerSlotParameter(std::size_t index) const;
   void copyInto(const clang::CallExpr* c, const Value& source, const PointerValue& block, const sym::Expr& bytes, const std::string& callee);
   void deallocation(const clang::CallExpr* c);
   clang::QualType allocatedElementType(const clang::CallExpr* c);

@@ -297,3 +297,20 @@ TEST_CASE("library uses the analysis cannot follow keep a warning", "[calls][lib
   CHECK(test::findAccess(t, "memcpy(a)", ir::AccessMode::Read).classification.kind == trace::AccessClass::Stride1);
   CHECK(t.approximate);
 }
+
+TEST_CASE("a block stored into a struct field is not mistaken for a wrapper's result; null table entries are no target", "[calls][wrappers]") {
+  trace::Trace t = test::analyzeSource(R"(
+    #include <stdlib.h>
+    struct vec { double *data; int n; };
+    void setup(struct vec *v) { v->data = malloc(v->n * sizeof(double)); }
+    int square(int x) { return x * x; }
+    static int (*const ops[])(int) = {0, square};
+    int main(void) {
+      struct vec v = {0, 16};
+      setup(&v);
+      return ops[1](2) + ops[0](3);
+    })");
+  CHECK(allocations(t) == std::vector<std::string>{"data malloc 8*load(v, 8) 16 @4"});
+  CHECK(hasDiagnostic(t, "goes to square", ir::Severity::Note));
+  CHECK(hasDiagnostic(t, "whose target is not known"));  // ops[0] is null
+}
