@@ -188,6 +188,7 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   }
   std::string hint;
   if (const auto* ref = dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = ref->getDecl()->getNameAsString();
+  else if (const auto* member = dyn_cast<clang::MemberExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = member->getMemberDecl()->getNameAsString();
   Value rhs = eval(op->getRHS(), hint);
   if (const clang::VarDecl* pointer = globalPointer(op->getLHS())) {
     if (!compound) bindAllocationToGlobal(rhs, pointer);
@@ -195,6 +196,10 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   }
   auto target = lvalue(op->getLHS());
   if (!target) return Value::unknown();
+  if (!compound && target->where.container.scope == ir::ContainerRef::Scope::Parameter && target->where.offset.is_zero() &&
+      isPointerSlotParameter(target->where.container.index) && target->field.empty() &&
+      rhs.kind == Value::Kind::Pointer && rhs.pointer.container.scope == ir::ContainerRef::Scope::Local && rhs.pointer.offset.is_zero())
+    function_.storedThrough.emplace_back(target->where.container.index, rhs.pointer.container);
   Value result = rhs;
   if (compound) {
     Value old = read(*target, op->getLHS());
@@ -326,6 +331,7 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
     if (!var) return std::nullopt;
     std::string name = var->getNameAsString();
     if (auto it = arrays_.find(var); it != arrays_.end()) return Location{PointerValue{it->second, 0, name}, var->getType(), {}};
+    if (auto it = slots_.find(var); it != slots_.end()) return Location{PointerValue{it->second, 0, name}, var->getType(), {}};
     if (var->hasGlobalStorage() && (var->getType()->isArrayType() || var->getType()->isRecordType() || state_.options.traceScalars)) {
       if (auto ref = state_.global(var)) return Location{PointerValue{*ref, 0, name}, var->getType(), {}};
     }

@@ -138,6 +138,37 @@ class AddressTaken : public clang::RecursiveASTVisitor<AddressTaken> {
 
 }  // namespace
 
+/// Local scalars whose address is an argument of a call to user code.
+class AddressPassed : public clang::RecursiveASTVisitor<AddressPassed> {
+ public:
+  explicit AddressPassed(const std::function<bool(clang::SourceLocation)>& isSystem) : isSystem_(isSystem) {}
+  std::set<const clang::VarDecl*> found;
+
+  bool VisitCallExpr(clang::CallExpr* c) {
+    const clang::FunctionDecl* callee = c->getDirectCallee();
+    if (callee && (callee->getBuiltinID() != 0 || isSystem_(callee->getLocation()))) return true;
+    for (const clang::Expr* arg : c->arguments()) {
+      const auto* addr = dyn_cast<clang::UnaryOperator>(arg->IgnoreParenCasts());
+      if (!addr || addr->getOpcode() != clang::UO_AddrOf) continue;
+      if (const auto* ref = dyn_cast<clang::DeclRefExpr>(addr->getSubExpr()->IgnoreParenImpCasts()))
+        if (const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl());
+            var && !var->hasGlobalStorage() && !clang::isa<clang::ParmVarDecl>(var) && !var->getType()->isArrayType() &&
+            !var->getType()->isRecordType())
+          found.insert(var);
+    }
+    return true;
+  }
+
+ private:
+  const std::function<bool(clang::SourceLocation)>& isSystem_;
+};
+
+std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem) {
+  AddressPassed visitor(isSystem);
+  visitor.TraverseStmt(const_cast<clang::Stmt*>(body));
+  return visitor.found;
+}
+
 std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body) {
   AddressTaken visitor;
   visitor.TraverseStmt(const_cast<clang::Stmt*>(body));

@@ -4,6 +4,8 @@
 #include "compile_database.hpp"
 #include "function_builder.hpp"
 #include "function_table.hpp"
+#include "link_allocations.hpp"
+#include "link_function_pointers.hpp"
 #include "program_state.hpp"
 
 #include <filesystem>
@@ -192,6 +194,8 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   tool.run(&factory);
   table.resolve(options.entries);
   modelProgramArguments(program);
+  linkParameterCalls(program);
+  linkAllocationWrappers(program, ctx);
   factory.flush();
   return program;
 }

@@ -17,8 +17,10 @@ ir::Function FunctionBuilder::build() {
   function_.loc = loc(decl_.getLocation());
   current_ = &function_.body;
   addressTaken_ = addressTakenLocals(decl_.getBody());
+  addressPassed_ = addressPassedLocals(decl_.getBody(), [&](clang::SourceLocation l) { return state_.isSystem(l); });
   declareParameters();
   statement(decl_.getBody());
+  if (!returnsOther_) function_.returned = returned_;
   return std::move(function_);
 }
 
@@ -88,7 +90,7 @@ void FunctionBuilder::statement(const clang::Stmt* s) {
   if (const auto* i = dyn_cast<clang::IfStmt>(s)) return ifStatement(i);
   if (const auto* sw = dyn_cast<clang::SwitchStmt>(s)) return switchStatement(sw);
   if (const auto* r = dyn_cast<clang::ReturnStmt>(s)) {
-    if (r->getRetValue()) eval(r->getRetValue());
+    if (r->getRetValue()) returnValue(r->getRetValue());
     if (loopDepth_ > 0) sawEarlyExit_ = true;
     return;
   }
@@ -117,15 +119,28 @@ void FunctionBuilder::statement(const clang::Stmt* s) {
 void FunctionBuilder::compound(const clang::CompoundStmt* s) {
   std::vector<ir::ContainerRef> scoped;
   auto arraysBefore = arrays_;
+  auto slotsBefore = slots_;
   for (const clang::Stmt* child : s->body()) {
     statement(child);
-    for (const auto& [var, ref] : arrays_)
-      if (!arraysBefore.count(var) && std::find(scoped.begin(), scoped.end(), ref) == scoped.end() &&
-          ref.scope == ir::ContainerRef::Scope::Local)
-        scoped.push_back(ref);
+    for (const auto* declared : {&arrays_, &slots_})
+      for (const auto& [var, ref] : *declared)
+        if (!arraysBefore.count(var) && !slotsBefore.count(var) && std::find(scoped.begin(), scoped.end(), ref) == scoped.end() &&
+            ref.scope == ir::ContainerRef::Scope::Local)
+          scoped.push_back(ref);
   }
   for (auto it = scoped.rbegin(); it != scoped.rend(); ++it) append(ir::Node{ir::Free{*it, loc(s->getRBracLoc())}});
   arrays_ = arraysBefore;
+  slots_ = slotsBefore;
+}
+
+/* A returned pointer: the function's result container while every return agrees (allocation wrappers). */
+void FunctionBuilder::returnValue(const clang::Expr* value) {
+  Value v = eval(value);
+  if (!decl_.getReturnType()->isPointerType()) return;
+  if (value->isNullPointerConstant(ast_, clang::Expr::NPC_ValueDependentIsNotNull)) return;
+  bool fresh = v.kind == Value::Kind::Pointer && v.pointer.container.scope == ir::ContainerRef::Scope::Local && v.pointer.offset.is_zero();
+  if (fresh && (!returned_ || *returned_ == v.pointer.container)) returned_ = v.pointer.container;
+  else returnsOther_ = true;
 }
 
 void FunctionBuilder::declaration(const clang::VarDecl* var) {
@@ -146,6 +161,7 @@ void FunctionBuilder::declaration(const clang::VarDecl* var) {
     return;
   }
   if (state_.options.traceScalars && addressTaken_.count(var)) return memoryScalar(var);
+  if (addressPassed_.count(var)) addressSlot(var);
   Value value = var->getInit() ? eval(var->getInit(), name) : Value::unknown();
   if (value.kind == Value::Kind::Unknown && type->isIntegralOrEnumerationType())
     value = Value::ofScalar(freshUnknown(name, var->getInit() ? "value of " + name + " is not followed" : "uninitialised " + name));
@@ -175,6 +191,17 @@ void FunctionBuilder::memoryScalar(const clang::VarDecl* var) {
     eval(init);
     emitAccess(Location{PointerValue{arrays_[var], 0, var->getNameAsString(), {}}, var->getType(), {}}, ir::AccessMode::Write, init);
   }
+}
+
+/* A local whose address an analysed callee receives gets a stack slot for the callee's accesses;
+   its own reads and writes stay register values (as without --scalars). */
+void FunctionBuilder::addressSlot(const clang::VarDecl* var) {
+  auto none = [&](const clang::Expr*) -> sym::Expr { return 0; };
+  std::string name = var->getNameAsString() + (var->getType()->isPointerType() ? "_slot" : "");
+  ir::Container c = describeContainer(name, ir::ContainerKind::Stack, var->getType(), ast_, none, state_.ctx);
+  allocateOnStack(var, std::move(c));
+  slots_[var] = arrays_[var];
+  arrays_.erase(var);
 }
 
 void FunctionBuilder::mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,

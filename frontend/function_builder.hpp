@@ -5,6 +5,7 @@
 
 #include "clang_compat.hpp"  // first: see the header
 #include "ir/ir.hpp"
+#include "library_calls.hpp"
 #include "program_state.hpp"
 
 
@@ -45,6 +46,9 @@ struct Location {
 
 /// Local variables of "body" whose address is taken (build_loops.cpp).
 std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
+/// Local scalars of "body" whose address is an argument of a call to a function that is not a
+/// system or builtin one (build_loops.cpp).
+std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem);
 
 class FunctionBuilder {
  public:
@@ -60,6 +64,11 @@ class FunctionBuilder {
   std::map<const clang::VarDecl*, Value> env_;                 // register locals and params
   std::map<const clang::VarDecl*, ir::ContainerRef> arrays_;   // local arrays and in-memory scalars
   std::set<const clang::VarDecl*> addressTaken_;               // locals whose address escapes
+  std::set<const clang::VarDecl*> addressPassed_;              // locals whose address an analysed callee receives
+  std::map<const clang::VarDecl*, ir::ContainerRef> slots_;    // their stack slots (register value kept in env_)
+  std::map<const clang::VarDecl*, std::vector<const clang::FunctionDecl*>> functionTargets_;
+  std::optional<ir::ContainerRef> returned_;                   // container of every returned pointer so far
+  bool returnsOther_ = false;                                  // some return is not such a pointer
   std::map<std::pair<std::string, std::string>, std::size_t> pointees_;  // (container, field) -> local
   int loopDepth_ = 0;
   int switchDepth_ = 0;
@@ -71,6 +80,8 @@ class FunctionBuilder {
   void compound(const clang::CompoundStmt* s);
   void declaration(const clang::VarDecl* var);
   void memoryScalar(const clang::VarDecl* var);
+  void addressSlot(const clang::VarDecl* var);
+  void returnValue(const clang::Expr* value);
   void allocateOnStack(const clang::VarDecl* var, ir::Container c);
   void ifStatement(const clang::IfStmt* s);
   void switchStatement(const clang::SwitchStmt* s);
@@ -106,11 +117,31 @@ class FunctionBuilder {
 
   // build_calls.cpp
   Value call(const clang::CallExpr* c, const std::string& nameHint);
+  Value callOneOf(const clang::CallExpr* c, const std::vector<const clang::FunctionDecl*>& targets, const std::string& nameHint);
+  Value directCall(const clang::CallExpr* c, const clang::FunctionDecl& callee, const std::string& nameHint);
+  Value libraryCall(const clang::CallExpr* c, const std::string& name, const clang::FunctionDecl& callee);
+  Value analysedCall(const clang::CallExpr* c, const clang::FunctionDecl* callee, const std::string& name, const std::string& nameHint,
+                     std::optional<std::size_t> throughParameter);
+  Value addressOfLocal(const clang::VarDecl* var);
+  void forgetValue(const clang::VarDecl* var, const std::string& callee, const clang::CallExpr* c);
+  ir::ContainerRef callSiteContainer(const std::string& name, clang::QualType element, const clang::CallExpr* c);
   Value allocation(const clang::CallExpr* c, const std::string& callee, const std::string& nameHint);
+  void storeAllocatedPointer(const clang::CallExpr* c, const ir::ContainerRef& block);
+  bool isPointerSlotParameter(std::size_t index) const;
+  void copyInto(const clang::CallExpr* c, const Value& source, const PointerValue& block, const sym::Expr& bytes, const std::string& callee);
   void deallocation(const clang::CallExpr* c);
   clang::QualType allocatedElementType(const clang::CallExpr* c);
-  void memoryRoutine(const clang::CallExpr* c, const std::string& callee);
   std::size_t addLocal(ir::Container c);
+
+  // build_library.cpp
+  Value memoryRoutine(const clang::CallExpr* c, const std::string& callee, const RoutineShape& shape);
+  sym::Expr stringBytes(const clang::CallExpr* c, unsigned arg, const std::string& callee);
+
+  // build_function_pointers.cpp
+  std::vector<const clang::FunctionDecl*> callTargets(const clang::CallExpr* c);
+  std::vector<const clang::FunctionDecl*> storedFunctions(const clang::VarDecl* var);
+  std::optional<std::size_t> calledParameter(const clang::CallExpr* c) const;
+  std::string passedFunction(const clang::Expr* arg);
 
   // helpers shared by the parts
   sym::Expr typeBytes(clang::QualType t);

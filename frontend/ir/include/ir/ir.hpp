@@ -139,11 +139,21 @@ struct Argument {
   Kind kind = Kind::Unknown;
   sym::Expr value = 0;         // Scalar: the value; Pointer: byte offset from the container base
   ContainerRef container;      // Pointer only
+  /// `&p` of a local pointer `p`: the call-site container `p` points to after the call, which
+  /// an allocation wrapper storing through this argument allocates (link_allocations.cpp).
+  std::optional<ContainerRef> pointee;
+  /// A function passed by name (`f`, `&f`): calls through the parameter may go to it.
+  std::string function;
 };
 
 struct Call {
   std::string callee;
   std::vector<Argument> arguments;
+  /// The call-site container a returned pointer points to (Local), for callees returning pointers.
+  std::optional<ContainerRef> result;
+  /// A call through pointer parameter k of the calling function: `callee` is empty until
+  /// link_function_pointers.cpp resolves it from what the callers pass (only it sees this).
+  std::optional<std::size_t> throughParameter;
   SourceLoc loc;
 };
 
@@ -168,6 +178,11 @@ struct Function {
   std::vector<Parameter> params;
   std::vector<Container> locals;  // stack arrays, heap sites, pointee descriptions of params
   Block body;
+  /// Where the function's results point, for recognising allocation wrappers: the container every
+  /// returned pointer points to at offset 0, and (parameter, container) for pointers to a
+  /// container stored at offset 0 of `*parameter`. Refs are Local (or Parameter) of this function.
+  std::optional<ContainerRef> returned;
+  std::vector<std::pair<std::size_t, ContainerRef>> storedThrough;
   SourceLoc loc;
 };
 
