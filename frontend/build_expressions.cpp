@@ -334,14 +334,20 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
   if (const auto* sub = dyn_cast<clang::ArraySubscriptExpr>(e)) {
     Value base = eval(sub->getBase());
     Value index = eval(sub->getIdx());
-    if (base.kind != Value::Kind::Pointer) return std::nullopt;
+    if (base.kind != Value::Kind::Pointer) {
+      untracedThrough(sub->getBase(), e);
+      return std::nullopt;
+    }
     Location l{base.pointer, sub->getType(), base.pointer.field};
     l.where.offset = base.pointer.offset + scalarOrUnknown(index, "index") * typeBytes(sub->getType());
     return l;
   }
   if (const auto* op = dyn_cast<clang::UnaryOperator>(e); op && op->getOpcode() == clang::UO_Deref) {
     Value base = eval(op->getSubExpr());
-    if (base.kind != Value::Kind::Pointer) return std::nullopt;
+    if (base.kind != Value::Kind::Pointer) {
+      untracedThrough(op->getSubExpr(), e);
+      return std::nullopt;
+    }
     return Location{base.pointer, op->getType(), base.pointer.field};
   }
   if (const auto* member = dyn_cast<clang::MemberExpr>(e)) {
@@ -352,6 +358,8 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
       Value pointer = eval(member->getBase());
       if (pointer.kind == Value::Kind::Pointer)
         base = Location{pointer.pointer, member->getBase()->getType()->getPointeeType(), pointer.pointer.field};
+      else
+        untracedThrough(member->getBase(), e);
     } else {
       base = lvalue(member->getBase());
     }
@@ -381,7 +389,26 @@ void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const c
   a.field = l.field;
   a.text = sourceText(at);
   a.loc = loc(at->getBeginLoc());
+  explainUnknowns(a.offset, a.text, at);
   append(ir::Node{std::move(a)});
+}
+
+/* Says which values the offset of access "text" depends on that the analysis cannot follow. */
+void FunctionBuilder::explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at) {
+  std::string reasons;
+  for (const sym::Symbol& s : sym::symbolsOfKind(offset, state_.ctx, sym::SymbolKind::Unknown)) {
+    const sym::SymbolInfo* info = state_.ctx.info(s.get_name());
+    reasons += (reasons.empty() ? "" : "; ") + s.get_name() + ": " + (info && !info->note.empty() ? info->note : "not followed");
+  }
+  if (!reasons.empty())
+    warn(at->getBeginLoc(), "'" + text + "' is indirect and approximate: its offset depends on values the analysis cannot follow (" + reasons + ")");
+}
+
+/* An lvalue through a pointer whose value is not followed makes no access: say so. */
+void FunctionBuilder::untracedThrough(const clang::Expr* pointer, const clang::Expr* at) {
+  if (!pointer->getType()->isPointerType() && !pointer->getType()->isArrayType()) return;
+  if (pointer->getType()->getPointeeOrArrayElementType()->isFunctionType()) return;
+  warn(at->getBeginLoc(), "memory reached through '" + sourceText(pointer) + "' is not traced: the pointer's value is not followed; the result is approximate");
 }
 
 Value FunctionBuilder::read(const Location& l, const clang::Expr* at) {

@@ -59,6 +59,12 @@ void FunctionBuilder::warn(clang::SourceLocation l, const std::string& message) 
   state_.diagnose(ir::Severity::Warning, l, message);
 }
 
+/* Records an early exit ("break", "return", "goto") of the innermost loop being lowered. */
+void FunctionBuilder::earlyExit(const std::string& kind, const clang::Stmt* s) {
+  sawEarlyExit_ = true;
+  exits_.push_back(exitText(kind, s));
+}
+
 void FunctionBuilder::unsupported(const clang::Stmt* s, const std::string& message) {
   warn(s->getBeginLoc(), message + "; the result is approximate");
 }
@@ -81,24 +87,26 @@ void FunctionBuilder::statement(const clang::Stmt* s) {
     return;
   }
   if (const auto* f = dyn_cast<clang::ForStmt>(s)) return forLoop(f, false);
-  if (const auto* w = dyn_cast<clang::WhileStmt>(s))
-    return opaqueLoop(w, w->getCond(), w->getBody(), "while loop");
-  if (const auto* d = dyn_cast<clang::DoStmt>(s)) return opaqueLoop(d, d->getCond(), d->getBody(), "do-while loop");
+  if (const auto* w = dyn_cast<clang::WhileStmt>(s)) {
+    if (w->getConditionVariableDeclStmt()) return opaqueLoop(w, w->getCond(), w->getBody(), "while loop declaring a variable");
+    return loop(LoopShape{w, w->getCond(), w->getBody(), nullptr, false, false, "while loop"});
+  }
+  if (const auto* d = dyn_cast<clang::DoStmt>(s)) return loop(LoopShape{d, d->getCond(), d->getBody(), nullptr, true, false, "do-while loop"});
   if (const auto* i = dyn_cast<clang::IfStmt>(s)) return ifStatement(i);
   if (const auto* sw = dyn_cast<clang::SwitchStmt>(s)) return switchStatement(sw);
   if (const auto* r = dyn_cast<clang::ReturnStmt>(s)) {
     if (r->getRetValue()) eval(r->getRetValue());
-    if (loopDepth_ > 0) sawEarlyExit_ = true;
+    if (loopDepth_ > 0) earlyExit("return", s);
     return;
   }
   if (isa<clang::BreakStmt>(s)) {
-    if (loopDepth_ > 0 && switchDepth_ == 0) sawEarlyExit_ = true;
+    if (loopDepth_ > 0 && switchDepth_ == 0) earlyExit("break", s);
     return;
   }
   if (isa<clang::ContinueStmt>(s) || isa<clang::NullStmt>(s)) return;
   if (isa<clang::GotoStmt>(s) || isa<clang::IndirectGotoStmt>(s)) {
     unsupported(s, "goto is not supported: control flow is traced as if the jump were not taken");
-    if (loopDepth_ > 0) sawEarlyExit_ = true;
+    if (loopDepth_ > 0) earlyExit("goto", s);
     return;
   }
   if (const auto* label = dyn_cast<clang::LabelStmt>(s)) return statement(label->getSubStmt());
@@ -211,12 +219,16 @@ void FunctionBuilder::ifStatement(const clang::IfStmt* s) {
   sym::Condition cond = condition(s->getCond());
   auto before = env_;
   std::vector<std::map<const clang::VarDecl*, Value>> after;
+  std::string text = sourceText(s->getCond());
+  guards_.push_back(text);
   branch.arms.push_back(ir::Arm{"then", cond, inBlock(s->getThen())});
+  guards_.back() = "!(" + text + ")";
   after.push_back(env_);
   env_ = before;
   if (s->getElse()) {
     branch.arms.push_back(ir::Arm{"else", sym::Condition::negation(cond), inBlock(s->getElse())});
   }
+  guards_.pop_back();
   after.push_back(env_);
   mergeEnvironments(before, after, branch.loc);
   append(ir::Node{std::move(branch)});

@@ -1,0 +1,234 @@
+// Loops and pointers as real code writes them: induction variables of while, do and for
+// loops, pointer walks, counters, early exits, calls in conditions, and the diagnostics
+// that say what the analysis could not follow.
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace cats;
+
+namespace {
+
+std::vector<const trace::Scope*> loopScopes(const trace::Trace& t) {
+  std::vector<const trace::Scope*> out;
+  for (const auto& s : t.scopes)
+    if (s.kind == trace::ScopeKind::Loop) out.push_back(&s);
+  return out;
+}
+
+bool hasDiagnostic(const trace::Trace& t, const std::string& part) {
+  for (const auto& d : t.diagnostics)
+    if (d.message.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string stride(const trace::Event& e) { return e.classification.strideBytes ? sym::print(*e.classification.strideBytes) : "none"; }
+
+}  // namespace
+
+TEST_CASE("a while loop with a counter updated in the body is counted", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+      while (i < n) {
+        a[i] = 1;
+        i++;
+        a[i] = 2;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 1);
+  CHECK(loops[0]->iterator == "i");
+  CHECK(loops[0]->opaqueReason.empty());
+  CHECK(sym::print(loops[0]->start) == "0");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(sym::print(loops[0]->step) == "1");
+  const auto lines = test::accessLines(t);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "f 5:9 write a[i] -> a stride-1 stride=8");
+  CHECK(lines[1] == "f 7:9 write a[i] -> a stride-1 stride=8");  // after the update: one element further
+  CHECK(sym::print(t.events.back().offset) == "8*i + 8");
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("decrementing do-while loops and i += k counters", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int k, double *a) {
+      int j = n;
+      do {
+        j -= 2;
+        a[j] = 0;
+      } while (j > 0);
+      int i = 0;
+      while (i < n) { a[i] = 1; i += k; }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "j");
+  CHECK(sym::print(loops[0]->start) == "n");
+  CHECK(sym::print(loops[0]->step) == "-2");
+  CHECK(sym::print(loops[0]->bound) == "0");
+  CHECK(loops[0]->comparison == ir::Comparison::Greater);
+  const auto& aj = test::findAccess(t, "a[j]", ir::AccessMode::Write);
+  CHECK(sym::print(aj.offset) == "8*j - 16");
+  CHECK(aj.classification.kind == trace::AccessClass::StrideK);
+  CHECK(stride(aj) == "-16");
+  CHECK(sym::print(loops[1]->step) == "k");
+  const auto& ai = test::findAccess(t, "a[i]", ir::AccessMode::Write);
+  CHECK(ai.classification.kind == trace::AccessClass::StrideK);
+  CHECK(stride(ai) == "8*k");
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("while (n--) and do-while (--n) count down to zero", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *b) {
+      int len = n;
+      while (len--) a[len] = 0;
+      int m = n;
+      do { b[m] = 1; } while (--m);
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "len");
+  CHECK(sym::print(loops[0]->start) == "n");
+  CHECK(sym::print(loops[0]->bound) == "0");
+  CHECK(loops[0]->comparison == ir::Comparison::NotEqual);
+  CHECK(sym::print(test::findAccess(t, "a[len]", ir::AccessMode::Write).offset) == "8*len - 8");  // the body sees len - 1
+  CHECK(loops[1]->iterator == "m");
+  CHECK(sym::print(loops[1]->bound) == "0");  // --m tested after the body: m = n .. 1
+  CHECK(test::findAccess(t, "b[m]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+}
+
+TEST_CASE("pointer walks are stride-1 with exact trip counts", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *out, int s) {
+      double *end = a + n;
+      for (double *p = a; p < end; p++) *p = 1;
+      double *q = a;
+      while (q != end) *q++ = 2;
+      double *dst = out, *src = a;
+      int len = n;
+      while (len--) *dst++ = *src++;
+      for (double *r = a; r < end; r += s) *r = 3;
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 4);
+  CHECK(loops[0]->iterator == "p");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(loops[1]->iterator == "q");
+  CHECK(loops[1]->comparison == ir::Comparison::NotEqual);
+  CHECK(sym::print(loops[1]->bound) == "n");
+  for (const char* text : {"*p", "*q++", "*dst++", "*src++"}) {
+    const auto& e = test::findAccess(t, text, std::string(text) == "*src++" ? ir::AccessMode::Read : ir::AccessMode::Write);
+    INFO(text);
+    CHECK(e.classification.kind == trace::AccessClass::Stride1);
+    CHECK(stride(e) == "8");
+    CHECK(!e.classification.approximate);
+  }
+  CHECK(test::findAccess(t, "*dst++", ir::AccessMode::Write).container != test::findAccess(t, "*src++", ir::AccessMode::Read).container);
+  const auto& r = test::findAccess(t, "*r", ir::AccessMode::Write);
+  CHECK(r.classification.kind == trace::AccessClass::StrideK);
+  CHECK(stride(r) == "8*s");
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("secondary induction variables follow the loop iterator; conditional ones are unknowns said so", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *out, double *sel) {
+      int k = 0;
+      for (int i = 0; i < n; i++) out[k++] = a[i];
+      int m = 0;
+      for (int i = 0; i < n; i++)
+        if (a[i] > 0) sel[m++] = a[i];
+    })");
+  const auto& o = test::findAccess(t, "out[k++]", ir::AccessMode::Write);
+  CHECK(o.classification.kind == trace::AccessClass::Stride1);
+  CHECK(sym::print(o.offset) == "8*i");
+  const auto& s = test::findAccess(t, "sel[m++]", ir::AccessMode::Write);
+  CHECK(s.classification.kind == trace::AccessClass::Indirect);
+  CHECK(s.classification.approximate);
+  CHECK(hasDiagnostic(t, "'sel[m++]' is indirect and approximate"));
+  CHECK(hasDiagnostic(t, "m changes under a condition at"));
+}
+
+TEST_CASE("updates the analysis cannot count are named in a diagnostic at the access", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, const int *step) {
+      int i = 0;
+      while (i < n) { a[i] = 0; i += step[i]; }
+      int j = 0;
+      for (int r = 0; r < n; r++)
+        for (int c = 0; c < r; c++) a[j++] = 1;
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 3);
+  CHECK(!loops[0]->opaqueReason.empty());
+  CHECK(hasDiagnostic(t, "i changes by an amount that is not loop-invariant"));
+  const auto& aj = test::findAccess(t, "a[j++]", ir::AccessMode::Write);
+  CHECK(aj.classification.kind == trace::AccessClass::Indirect);
+  CHECK(hasDiagnostic(t, "j changes in an inner loop"));
+}
+
+TEST_CASE("for (;;) with a break: induction variables followed, trip count unknown and said so", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+      for (;;) {
+        if (a[i] == 0) break;
+        a[i] = 1;
+        i++;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 1);
+  CHECK(loops[0]->opaqueReason.empty());
+  CHECK(loops[0]->earlyExit);
+  CHECK(test::findAccess(t, "a[i]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+  CHECK(hasDiagnostic(t, "trip count is unknown (induction variables followed: i)"));
+  CHECK(hasDiagnostic(t, "exits break when a[i] == 0 at"));
+  CHECK(t.approximate);
+}
+
+TEST_CASE("an exit condition next to the counted test makes the trip count an upper bound", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+      while (i < n && a[i] != 0) i++;
+      for (int j = 0; j < n; j++) {
+        if (a[j] < 0) return;
+        a[j] = 1;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "i");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(loops[0]->earlyExit);
+  CHECK(hasDiagnostic(t, "exits when !(a[i] != 0)"));
+  CHECK(loops[1]->earlyExit);
+  CHECK(hasDiagnostic(t, "exits return when a[j] < 0"));
+  CHECK(test::findAccess(t, "a[i]", ir::AccessMode::Read).loopHeader);
+}
+
+TEST_CASE("calls in loop conditions are traced at the start of the body, with a note", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    int g[8];
+    int more(void) { return g[0]; }
+    int limit(int n) { return g[1] + n; }
+    void f(int n, double *a) {
+      while (more()) a[0] = 1;
+      for (int i = 0; i < limit(n); i++) a[i] = 2;
+    }
+    int main(void) { double a[8]; f(8, a); return 0; })");
+  const auto& g0 = test::findAccess(t, "g[0]", ir::AccessMode::Read, "more");
+  const auto& g1 = test::findAccess(t, "g[1]", ir::AccessMode::Read, "limit");
+  auto inLoop = [&](const trace::Event& e) {
+    for (std::size_t s : t.stack(e.scope))
+      if (t.scopes[s].kind == trace::ScopeKind::Loop) return true;
+    return false;
+  };
+  CHECK(inLoop(g0));
+  CHECK(inLoop(g1));
+  CHECK(hasDiagnostic(t, "calls in the condition of the loop at"));
+}
