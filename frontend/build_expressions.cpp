@@ -158,6 +158,10 @@ Value FunctionBuilder::arithmetic(BinaryOperatorKind kind, const Value& lhs, con
 
 Value FunctionBuilder::evalBinary(const clang::BinaryOperator* op) {
   if (op->isAssignmentOp()) return evalAssignment(op);
+  if (op->isLogicalOp()) {
+    condition(op);
+    return Value::unknown();
+  }
   if (op->getOpcode() == BinaryOperatorKind::BO_Comma) {
     eval(op->getLHS());
     return eval(op->getRHS());
@@ -290,15 +294,32 @@ Value FunctionBuilder::evalConditional(const clang::AbstractConditionalOperator*
   return Value::unknown();
 }
 
+/* a && b, a || b: the right operand is evaluated only when the left one allows, so its
+   accesses go into a branch arm under that condition. */
+sym::Condition FunctionBuilder::shortCircuit(const clang::BinaryOperator* op) {
+  bool isAnd = op->getOpcode() == BinaryOperatorKind::BO_LAnd;
+  sym::Condition a = condition(op->getLHS());
+  ir::Branch branch;
+  branch.loc = loc(op->getOperatorLoc());
+  ir::Arm arm{isAnd ? "then" : "else", isAnd ? a : sym::Condition::negation(a), {}};
+  auto before = env_;
+  ir::Block* saved = current_;
+  current_ = &arm.body;
+  sym::Condition b = condition(op->getRHS());
+  current_ = saved;
+  mergeEnvironments(before, {env_, before}, branch.loc);
+  if (!arm.body.empty()) {
+    branch.arms.push_back(std::move(arm));
+    append(ir::Node{std::move(branch)});
+  }
+  return sym::Condition::conjunction(isAnd ? sym::ConditionOp::And : sym::ConditionOp::Or, a, b);
+}
+
 sym::Condition FunctionBuilder::condition(const clang::Expr* e) {
   e = e->IgnoreParenImpCasts();
   using K = BinaryOperatorKind;
   if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) {
-    if (op->getOpcode() == K::BO_LAnd || op->getOpcode() == K::BO_LOr) {
-      sym::Condition a = condition(op->getLHS());
-      sym::Condition b = condition(op->getRHS());
-      return sym::Condition::conjunction(op->getOpcode() == K::BO_LAnd ? sym::ConditionOp::And : sym::ConditionOp::Or, a, b);
-    }
+    if (op->getOpcode() == K::BO_LAnd || op->getOpcode() == K::BO_LOr) return shortCircuit(op);
     if (op->isComparisonOp()) {
       Value lhs = eval(op->getLHS());
       Value rhs = eval(op->getRHS());

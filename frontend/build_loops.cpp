@@ -138,6 +138,17 @@ void FunctionBuilder::loop(const LoopShape& shape) {
   countedLoop(shape, walks, control ? &*test : nullptr, reasons);
 }
 
+/* Splits "from" into its accesses, those of branch arms included ("a && b[i]": every test
+   that runs, approximately), and the rest. */
+static void keepAccesses(ir::Block& from, ir::Block& accesses, ir::Block& rest) {
+  for (ir::Node& n : from) {
+    if (std::holds_alternative<ir::Access>(n.value)) accesses.push_back(std::move(n));
+    else if (auto* b = std::get_if<ir::Branch>(&n.value); b && !b->isConditionalExpression)
+      for (ir::Arm& arm : b->arms) keepAccesses(arm.body, accesses, rest);
+    else rest.push_back(std::move(n));
+  }
+}
+
 /* Lowers the loop condition into the header; calls (and branches holding them) cannot stay
    there (the tracer takes only accesses from a header), so they move to the start of the body
    for a test before the body, to its end for a test after it. */
@@ -149,10 +160,10 @@ void FunctionBuilder::lowerCondition(ir::Loop& loop, const clang::Expr* cond, bo
   eval(cond);
   current_ = saved;
   ir::Block moved;
-  for (ir::Node& n : header) (std::holds_alternative<ir::Access>(n.value) ? loop.header : moved).push_back(std::move(n));
+  keepAccesses(header, loop.header, moved);
   if (moved.empty()) return;
   state_.diagnose(ir::Severity::Note, cond->getBeginLoc(),
-                  "calls in the condition of the loop at " + loop.loc.str() + " are traced once per iteration " +
+                  "calls (and ?: with accesses) in the condition of the loop at " + loop.loc.str() + " are traced once per iteration " +
                       (beforeBody ? "at the start" : "at the end") + " of the body: one call fewer than the program makes (the last, failing test)");
   loop.body.insert(beforeBody ? loop.body.begin() : loop.body.end(), std::make_move_iterator(moved.begin()), std::make_move_iterator(moved.end()));
 }

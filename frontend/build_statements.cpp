@@ -121,20 +121,6 @@ void FunctionBuilder::statement(const clang::Stmt* s) {
   for (const clang::Stmt* child : s->children()) statement(child);
 }
 
-void FunctionBuilder::compound(const clang::CompoundStmt* s) {
-  std::vector<ir::ContainerRef> scoped;
-  auto arraysBefore = arrays_;
-  for (const clang::Stmt* child : s->body()) {
-    statement(child);
-    for (const auto& [var, ref] : arrays_)
-      if (!arraysBefore.count(var) && std::find(scoped.begin(), scoped.end(), ref) == scoped.end() &&
-          ref.scope == ir::ContainerRef::Scope::Local)
-        scoped.push_back(ref);
-  }
-  for (auto it = scoped.rbegin(); it != scoped.rend(); ++it) append(ir::Node{ir::Free{*it, loc(s->getRBracLoc())}});
-  arrays_ = arraysBefore;
-}
-
 void FunctionBuilder::declaration(const clang::VarDecl* var) {
   std::string name = var->getNameAsString();
   clang::QualType type = var->getType();
@@ -230,40 +216,6 @@ void FunctionBuilder::ifStatement(const clang::IfStmt* s) {
   }
   guards_.pop_back();
   after.push_back(env_);
-  mergeEnvironments(before, after, branch.loc);
-  append(ir::Node{std::move(branch)});
-}
-
-void FunctionBuilder::switchStatement(const clang::SwitchStmt* s) {
-  if (s->getInit()) statement(s->getInit());
-  Value selector = eval(s->getCond());
-  ir::Branch branch;
-  branch.loc = loc(s->getBeginLoc());
-  auto before = env_;
-  ++switchDepth_;
-  std::vector<const clang::SwitchCase*> cases;
-  for (const clang::SwitchCase* c = s->getSwitchCaseList(); c; c = c->getNextSwitchCase()) cases.push_back(c);
-  std::reverse(cases.begin(), cases.end());
-  std::vector<std::map<const clang::VarDecl*, Value>> after;
-  for (const clang::SwitchCase* c : cases) {
-    env_ = before;
-    ir::Arm arm;
-    if (const auto* cs = dyn_cast<clang::CaseStmt>(c)) {
-      Value label = eval(cs->getLHS());
-      arm.label = "case " + sourceText(cs->getLHS());
-      arm.condition = selector.kind == Value::Kind::Scalar && label.kind == Value::Kind::Scalar
-                          ? sym::Condition::relation(sym::ConditionOp::Equal, selector.scalar, label.scalar)
-                          : sym::Condition::opaque(sourceText(s->getCond()) + " == " + sourceText(cs->getLHS()));
-    } else {
-      arm.label = "default";
-      arm.condition = sym::Condition::opaque("default of switch (" + sourceText(s->getCond()) + ")");
-    }
-    arm.body = inBlock(c->getSubStmt());
-    after.push_back(env_);
-    branch.arms.push_back(std::move(arm));
-  }
-  --switchDepth_;
-  warn(s->getBeginLoc(), "switch is traced as one arm per case label without fall-through");
   mergeEnvironments(before, after, branch.loc);
   append(ir::Node{std::move(branch)});
 }

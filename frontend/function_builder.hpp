@@ -8,6 +8,7 @@
 #include "program_state.hpp"
 
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -94,12 +95,18 @@ class FunctionBuilder {
   // build_statements.cpp
   void declareParameters();
   void statement(const clang::Stmt* s);
+  // build_control.cpp
   void compound(const clang::CompoundStmt* s);
+  void statementRange(const std::vector<const clang::Stmt*>& list, std::size_t from, std::size_t to, const std::function<void()>& afterEach);
+  void forwardJump(const clang::Expr* cond, const std::vector<const clang::Stmt*>& list, std::size_t from, std::size_t to,
+                   const std::function<void()>& afterEach);
+  void gotoLoop(const std::vector<const clang::Stmt*>& list, std::size_t from, std::size_t to, const clang::Expr* cond);
+  void switchStatement(const clang::SwitchStmt* s);
+  // build_statements.cpp
   void declaration(const clang::VarDecl* var);
   void memoryScalar(const clang::VarDecl* var);
   void allocateOnStack(const clang::VarDecl* var, ir::Container c);
   void ifStatement(const clang::IfStmt* s);
-  void switchStatement(const clang::SwitchStmt* s);
   void openmp(const clang::Stmt* s);
   ir::Block inBlock(const clang::Stmt* s);
   void unsupported(const clang::Stmt* s, const std::string& message);
@@ -138,6 +145,7 @@ class FunctionBuilder {
   void explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at);
   void untracedThrough(const clang::Expr* pointer, const clang::Expr* at);
   sym::Condition condition(const clang::Expr* e);
+  sym::Condition shortCircuit(const clang::BinaryOperator* op);
   sym::Expr scalarOrUnknown(const Value& v, const std::string& what);
   sym::Expr freshUnknown(const std::string& base, const std::string& why);
 

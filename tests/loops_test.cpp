@@ -230,5 +230,104 @@ TEST_CASE("calls in loop conditions are traced at the start of the body, with a 
   };
   CHECK(inLoop(g0));
   CHECK(inLoop(g1));
-  CHECK(hasDiagnostic(t, "calls in the condition of the loop at"));
+  CHECK(hasDiagnostic(t, "in the condition of the loop at"));
+}
+
+namespace {
+
+/* The arms of the branch scopes around "e", innermost first. */
+std::vector<std::string> armsAround(const trace::Trace& t, const trace::Event& e) {
+  std::vector<std::string> out;
+  auto stack = t.stack(e.scope);
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+    if (t.scopes[*it].kind == trace::ScopeKind::Branch) out.push_back(t.scopes[*it].arm + " " + sym::print(t.scopes[*it].condition));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("forward goto: the skipped code is a branch arm under the negated condition", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    int g[4];
+    int f(int n, int *a) {
+      if (n < 1) goto fail;
+      a[0] = 1;
+      goto out;
+      a[1] = 2;
+    out:
+      return 0;
+    fail:
+      g[0] = 1;
+      return -1;
+    })");
+  const auto& a0 = test::findAccess(t, "a[0]", ir::AccessMode::Write);
+  auto arms = armsAround(t, a0);
+  REQUIRE(arms.size() == 1);
+  CHECK(arms[0].find("else") == 0);
+  CHECK(arms[0].find("n < 1") != std::string::npos);
+  for (const auto& line : test::accessLines(t)) CHECK(line.find("a[1]") == std::string::npos);  // dead after goto out
+  CHECK(armsAround(t, test::findAccess(t, "g[0]", ir::AccessMode::Write)).empty());
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("backward goto is an opaque loop with a warning", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+    again:
+      a[i] = 0;
+      i++;
+      if (i < n) goto again;
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 1);
+  CHECK(loops[0]->opaqueReason == "backward goto to label 'again'");
+  CHECK(hasDiagnostic(t, "backward goto to label 'again'"));
+  CHECK(hasDiagnostic(t, "'a[i]' is indirect and approximate"));
+}
+
+TEST_CASE("switch: an arm runs from its label through the next break", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int *a) {
+      switch (n) {
+        case 1: a[1] = 1;
+        case 2: a[2] = 2; break;
+        case 3:
+        case 4: a[4] = 4; break;
+        default: a[0] = 0;
+      }
+    })");
+  std::vector<std::string> arms;
+  for (const auto& e : t.events)
+    if (e.kind == trace::EventKind::Access) arms.push_back(t.scopes[e.scope].arm + ": " + e.text);
+  CHECK(arms == std::vector<std::string>{"case 1: a[1]", "case 1: a[2]", "case 2: a[2]", "case 3 | case 4: a[4]", "default: a[0]"});
+  CHECK(!hasDiagnostic(t, "fall-through"));
+  CHECK(!hasDiagnostic(t, "fell through"));
+}
+
+TEST_CASE("a conditional break inside a switch case is said to be approximated", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int *a) {
+      switch (n) {
+        case 1: if (a[0]) break; a[1] = 1;
+        case 2: a[2] = 2;
+      }
+    })");
+  CHECK(hasDiagnostic(t, "break under a condition in a switch case"));
+}
+
+TEST_CASE("short-circuit && and ||: the right operand's accesses are a branch on the left one", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    int f(int n, int *a, int *b) {
+      int r = 0;
+      if (n > 0 && a[n] > 0) r = 1;
+      if (n < 0 || b[0] > 0) r = 2;
+      return r;
+    })");
+  auto aArms = armsAround(t, test::findAccess(t, "a[n]", ir::AccessMode::Read));
+  REQUIRE(aArms.size() == 1);
+  CHECK(aArms[0] == "then n > 0");
+  auto bArms = armsAround(t, test::findAccess(t, "b[0]", ir::AccessMode::Read));
+  REQUIRE(bArms.size() == 1);
+  CHECK(bArms[0].find("else") == 0);
 }
