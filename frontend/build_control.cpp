@@ -162,6 +162,7 @@ void FunctionBuilder::switchStatement(const clang::SwitchStmt* s) {
   auto before = env_;
   std::vector<std::map<const clang::VarDecl*, Value>> after;
   bool hasDefault = false;
+  std::size_t lowered = 0, budget = 4 * list.size() + 16;  // statements traced over all arms: fall-through copies them
   ++switchDepth_;
   for (std::size_t k = 0; k < list.size(); ++k) {
     ir::Arm arm;
@@ -189,6 +190,12 @@ void FunctionBuilder::switchStatement(const clang::SwitchStmt* s) {
     for (std::size_t m = k; m < list.size(); ++m) {
       const clang::Stmt* st = unlabelled(list[m]);
       if (isa<clang::BreakStmt>(st)) break;
+      if (m > k && isa<clang::SwitchCase>(list[m]) && lowered > budget) {
+        warn(list[m]->getBeginLoc(), "fall-through into this label is not traced: the switch at " + branch.loc.str() +
+                                         " falls through too often to copy every path; the result is approximate");
+        break;
+      }
+      ++lowered;
       statement(st);
       if (isa<clang::ReturnStmt>(st) || isa<clang::ContinueStmt>(st) || isa<clang::GotoStmt>(st)) break;
     }
