@@ -289,7 +289,32 @@ void conjuncts(const clang::Expr* e, std::vector<const clang::Expr*>& out) {
   out.push_back(e);
 }
 
+/* The comparison that holds exactly when "c" does not: i >= n for i < n, p != end for p == end. */
+std::optional<clang::BinaryOperatorKind> negated(clang::BinaryOperatorKind kind) {
+  switch (kind) {
+    case clang::BO_LT: return clang::BO_GE;
+    case clang::BO_LE: return clang::BO_GT;
+    case clang::BO_GT: return clang::BO_LE;
+    case clang::BO_GE: return clang::BO_LT;
+    case clang::BO_EQ: return clang::BO_NE;
+    default: return std::nullopt;
+  }
+}
+
 }  // namespace
+
+std::optional<ExitTest> matchExitWhen(const clang::Expr* exit, const InductionScan& scan, clang::ASTContext& ast) {
+  const auto* op = dyn_cast<clang::BinaryOperator>(exit->IgnoreParenImpCasts());
+  auto kind = op && op->isComparisonOp() ? negated(op->getOpcode()) : std::nullopt;
+  if (!kind) return std::nullopt;
+  bool updated = false, prefix = false;
+  ir::Comparison c = comparisonOf(*kind);
+  if (const Induction* ind = testedInduction(op->getLHS(), scan, updated, prefix); ind && !updated && !variesIn(op->getRHS(), scan.changed, ast, false))
+    return ExitTest{ind, op->getRHS(), c, false, op, {}};
+  if (const Induction* ind = testedInduction(op->getRHS(), scan, updated, prefix); ind && !updated && !variesIn(op->getLHS(), scan.changed, ast, false))
+    return ExitTest{ind, op->getLHS(), flipped(c), false, op, {}};
+  return std::nullopt;
+}
 
 std::optional<ExitTest> matchExitTest(const clang::Expr* cond, const InductionScan& scan, clang::ASTContext& ast) {
   if (!cond) return std::nullopt;

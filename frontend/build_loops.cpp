@@ -98,6 +98,20 @@ Value FunctionBuilder::valueAside(const clang::Expr* e) {
   return v;
 }
 
+/* "if (exit) break;" opening the body of an endless loop (for (;;), while (1), do ... while (1)):
+   its negation is the loop's test, at the top of each iteration. */
+static const clang::IfStmt* leadingExit(const LoopShape& shape, clang::ASTContext& ast) {
+  clang::Expr::EvalResult r;
+  if (shape.cond && (shape.cond->isValueDependent() || !shape.cond->EvaluateAsInt(r, ast) || r.Val.getInt() == 0)) return nullptr;
+  const auto* body = dyn_cast_or_null<clang::CompoundStmt>(shape.body);
+  if (!body || body->body_empty()) return nullptr;
+  const auto* i = dyn_cast<clang::IfStmt>(body->body_front());
+  if (!i || i->getElse() || i->getInit() || i->getConditionVariable()) return nullptr;
+  const clang::Stmt* then = i->getThen();
+  if (const auto* block = dyn_cast<clang::CompoundStmt>(then); block && block->size() == 1) then = block->body_front();
+  return clang::isa<clang::BreakStmt>(then) ? i : nullptr;
+}
+
 /* The reasons, by variable, why changed locals of a loop are not induction variables. */
 static std::map<const clang::VarDecl*, std::string> rejectionReasons(const InductionScan& scan, const ProgramState& state) {
   std::map<const clang::VarDecl*, std::string> out;
@@ -127,7 +141,8 @@ void FunctionBuilder::loop(const LoopShape& shape) {
     walks.push_back(Walk{&ind, pointer, pointer ? it->second.pointer.offset : it->second.scalar, ind.update.sign * amount.scalar * unit, unit,
                          it->second.pointer.container});
   }
-  auto test = matchExitTest(shape.cond, scan, ast_);
+  const clang::IfStmt* exitIf = leadingExit(shape, ast_);
+  auto test = exitIf ? matchExitWhen(exitIf->getCond(), scan, ast_) : matchExitTest(shape.cond, scan, ast_);
   const Walk* control = nullptr;
   for (const Walk& w : walks)
     if (test && w.induction == test->induction) control = &w;
@@ -135,7 +150,13 @@ void FunctionBuilder::loop(const LoopShape& shape) {
     std::string why = scan.rejected.empty() ? "no variable changes by a fixed amount every iteration" : reasons.begin()->second;
     return opaqueLoop(shape.stmt, shape.cond, shape.body, shape.kind + ": " + why);
   }
-  countedLoop(shape, walks, control ? &*test : nullptr, reasons);
+  if (!control || !exitIf) return countedLoop(shape, walks, control ? &*test : nullptr, reasons);
+  LoopShape counted = shape;
+  counted.cond = exitIf->getCond();
+  counted.testAfterBody = false;
+  const clang::Stmt* savedSkip = std::exchange(skip_, exitIf);
+  countedLoop(counted, walks, &*test, reasons);
+  skip_ = savedSkip;
 }
 
 /* Splits "from" into its accesses, those of branch arms included ("a && b[i]": every test

@@ -79,7 +79,7 @@ ir::Block FunctionBuilder::inBlock(const clang::Stmt* s) {
 }
 
 void FunctionBuilder::statement(const clang::Stmt* s) {
-  if (!s) return;
+  if (!s || s == skip_) return;
   if (const auto* c = dyn_cast<clang::CompoundStmt>(s)) return compound(c);
   if (const auto* d = dyn_cast<clang::DeclStmt>(s)) {
     for (const clang::Decl* decl : d->decls())

@@ -91,6 +91,7 @@ class FunctionBuilder {
   bool sawEarlyExit_ = false;
   std::vector<std::string> exits_;   // early exits of the innermost loop being lowered, described
   std::vector<std::string> guards_;  // conditions of the enclosing if arms, as written
+  const clang::Stmt* skip_ = nullptr;  // "if (c) break;" that became the test of the loop being lowered
 
   // build_statements.cpp
   void declareParameters();

@@ -50,6 +50,8 @@ struct ExitTest {
 InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast);
 /// The conjunct of "cond" (split at &&) that tests an induction variable against an invariant.
 std::optional<ExitTest> matchExitTest(const clang::Expr* cond, const InductionScan& scan, clang::ASTContext& ast);
+/// For "if (exit) break;" opening an endless loop: the test that keeps the loop running.
+std::optional<ExitTest> matchExitWhen(const clang::Expr* exit, const InductionScan& scan, clang::ASTContext& ast);
 /// True if "e" calls, has side effects, names a local in "changed" or (with "memoryVaries")
 /// reads memory. A bound read from memory counts as invariant, as in a for loop's header.
 bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries);

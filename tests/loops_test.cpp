@@ -331,3 +331,31 @@ TEST_CASE("short-circuit && and ||: the right operand's accesses are a branch on
   REQUIRE(bArms.size() == 1);
   CHECK(bArms[0].find("else") == 0);
 }
+
+TEST_CASE("an endless loop opened by 'if (exit) break;' is counted by that test", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *end) {
+      int i = 0;
+      for (;;) {
+        if (i >= n) break;
+        a[i] = 1;
+        i++;
+      }
+      double *p = a;
+      while (1) {
+        if (p == end) break;
+        *p++ = 2;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "i");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(loops[0]->comparison == ir::Comparison::Less);
+  CHECK(!loops[0]->earlyExit);
+  CHECK(test::findAccess(t, "a[i]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+  CHECK(loops[1]->iterator == "p");
+  CHECK(loops[1]->comparison == ir::Comparison::NotEqual);
+  CHECK(test::findAccess(t, "*p++", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+  CHECK(!hasDiagnostic(t, "early exit"));
+}
