@@ -289,8 +289,13 @@ Value FunctionBuilder::evalConditional(const clang::AbstractConditionalOperator*
     if (cond.lhs.is_equal(values[0].scalar) && cond.rhs.is_equal(values[1].scalar)) return Value::ofScalar(sym::minOf(cond.lhs, cond.rhs));
     if (cond.lhs.is_equal(values[1].scalar) && cond.rhs.is_equal(values[0].scalar)) return Value::ofScalar(sym::maxOf(cond.lhs, cond.rhs));
   }
+  if (values[0].kind == Value::Kind::Scalar && values[1].kind == Value::Kind::Scalar &&
+      (cond.op == sym::ConditionOp::Greater || cond.op == sym::ConditionOp::GreaterEqual)) {
+    if (cond.lhs.is_equal(values[0].scalar) && cond.rhs.is_equal(values[1].scalar)) return Value::ofScalar(sym::maxOf(cond.lhs, cond.rhs));
+    if (cond.lhs.is_equal(values[1].scalar) && cond.rhs.is_equal(values[0].scalar)) return Value::ofScalar(sym::minOf(cond.lhs, cond.rhs));
+  }
   if (op->getType()->isIntegralOrEnumerationType())
-    return Value::ofScalar(freshUnknown("select", "value of ?: at " + branch.loc.str()));
+    return Value::ofScalar(freshUnknown("select", "value of " + sourceText(op) + " at " + branch.loc.str() + " (the arms differ and are not a min/max)"));
   return Value::unknown();
 }
 

@@ -359,3 +359,19 @@ TEST_CASE("an endless loop opened by 'if (exit) break;' is counted by that test"
   CHECK(test::findAccess(t, "*p++", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
   CHECK(!hasDiagnostic(t, "early exit"));
 }
+
+TEST_CASE("?: with > is a max or a min; other selections are unknowns named at the access", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int m, int c, double *a) {
+      int hi = n > m ? n : m;
+      int lo = n >= m ? m : n;
+      a[hi] = 1;
+      a[lo] = 2;
+      int s = c ? n : m + 1;
+      a[s] = 3;
+    })");
+  CHECK(sym::print(test::findAccess(t, "a[hi]", ir::AccessMode::Write).offset) == "8*max(n, m)");
+  CHECK(sym::print(test::findAccess(t, "a[lo]", ir::AccessMode::Write).offset) == "8*min(n, m)");
+  CHECK(test::findAccess(t, "a[s]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Indirect);
+  CHECK(hasDiagnostic(t, "value of c ? n : m + 1 at"));
+}
