@@ -158,6 +158,10 @@ Value FunctionBuilder::arithmetic(BinaryOperatorKind kind, const Value& lhs, con
 
 Value FunctionBuilder::evalBinary(const clang::BinaryOperator* op) {
   if (op->isAssignmentOp()) return evalAssignment(op);
+  if (op->isLogicalOp()) {
+    condition(op);
+    return Value::unknown();
+  }
   if (op->getOpcode() == BinaryOperatorKind::BO_Comma) {
     eval(op->getLHS());
     return eval(op->getRHS());
@@ -290,20 +294,42 @@ Value FunctionBuilder::evalConditional(const clang::AbstractConditionalOperator*
     if (cond.lhs.is_equal(values[0].scalar) && cond.rhs.is_equal(values[1].scalar)) return Value::ofScalar(sym::minOf(cond.lhs, cond.rhs));
     if (cond.lhs.is_equal(values[1].scalar) && cond.rhs.is_equal(values[0].scalar)) return Value::ofScalar(sym::maxOf(cond.lhs, cond.rhs));
   }
+  if (values[0].kind == Value::Kind::Scalar && values[1].kind == Value::Kind::Scalar &&
+      (cond.op == sym::ConditionOp::Greater || cond.op == sym::ConditionOp::GreaterEqual)) {
+    if (cond.lhs.is_equal(values[0].scalar) && cond.rhs.is_equal(values[1].scalar)) return Value::ofScalar(sym::maxOf(cond.lhs, cond.rhs));
+    if (cond.lhs.is_equal(values[1].scalar) && cond.rhs.is_equal(values[0].scalar)) return Value::ofScalar(sym::minOf(cond.lhs, cond.rhs));
+  }
   if (op->getType()->isIntegralOrEnumerationType())
-    return Value::ofScalar(freshUnknown("select", "value of ?: at " + branch.loc.str()));
+    return Value::ofScalar(freshUnknown("select", "value of " + sourceText(op) + " at " + branch.loc.str() + " (the arms differ and are not a min/max)"));
   return Value::unknown();
+}
+
+/* a && b, a || b: the right operand is evaluated only when the left one allows, so its
+   accesses go into a branch arm under that condition. */
+sym::Condition FunctionBuilder::shortCircuit(const clang::BinaryOperator* op) {
+  bool isAnd = op->getOpcode() == BinaryOperatorKind::BO_LAnd;
+  sym::Condition a = condition(op->getLHS());
+  ir::Branch branch;
+  branch.loc = loc(op->getOperatorLoc());
+  ir::Arm arm{isAnd ? "then" : "else", isAnd ? a : sym::Condition::negation(a), {}};
+  auto before = env_;
+  ir::Block* saved = current_;
+  current_ = &arm.body;
+  sym::Condition b = condition(op->getRHS());
+  current_ = saved;
+  mergeEnvironments(before, {env_, before}, branch.loc);
+  if (!arm.body.empty()) {
+    branch.arms.push_back(std::move(arm));
+    append(ir::Node{std::move(branch)});
+  }
+  return sym::Condition::conjunction(isAnd ? sym::ConditionOp::And : sym::ConditionOp::Or, a, b);
 }
 
 sym::Condition FunctionBuilder::condition(const clang::Expr* e) {
   e = e->IgnoreParenImpCasts();
   using K = BinaryOperatorKind;
   if (const auto* op = dyn_cast<clang::BinaryOperator>(e)) {
-    if (op->getOpcode() == K::BO_LAnd || op->getOpcode() == K::BO_LOr) {
-      sym::Condition a = condition(op->getLHS());
-      sym::Condition b = condition(op->getRHS());
-      return sym::Condition::conjunction(op->getOpcode() == K::BO_LAnd ? sym::ConditionOp::And : sym::ConditionOp::Or, a, b);
-    }
+    if (op->getOpcode() == K::BO_LAnd || op->getOpcode() == K::BO_LOr) return shortCircuit(op);
     if (op->isComparisonOp()) {
       Value lhs = eval(op->getLHS());
       Value rhs = eval(op->getRHS());
@@ -340,14 +366,20 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
   if (const auto* sub = dyn_cast<clang::ArraySubscriptExpr>(e)) {
     Value base = eval(sub->getBase());
     Value index = eval(sub->getIdx());
-    if (base.kind != Value::Kind::Pointer) return std::nullopt;
+    if (base.kind != Value::Kind::Pointer) {
+      untracedThrough(sub->getBase(), e);
+      return std::nullopt;
+    }
     Location l{base.pointer, sub->getType(), base.pointer.field};
     l.where.offset = base.pointer.offset + scalarOrUnknown(index, "index") * typeBytes(sub->getType());
     return l;
   }
   if (const auto* op = dyn_cast<clang::UnaryOperator>(e); op && op->getOpcode() == clang::UO_Deref) {
     Value base = eval(op->getSubExpr());
-    if (base.kind != Value::Kind::Pointer) return std::nullopt;
+    if (base.kind != Value::Kind::Pointer) {
+      untracedThrough(op->getSubExpr(), e);
+      return std::nullopt;
+    }
     return Location{base.pointer, op->getType(), base.pointer.field};
   }
   if (const auto* member = dyn_cast<clang::MemberExpr>(e)) {
@@ -358,6 +390,8 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
       Value pointer = eval(member->getBase());
       if (pointer.kind == Value::Kind::Pointer)
         base = Location{pointer.pointer, member->getBase()->getType()->getPointeeType(), pointer.pointer.field};
+      else
+        untracedThrough(member->getBase(), e);
     } else {
       base = lvalue(member->getBase());
     }
@@ -387,7 +421,26 @@ void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const c
   a.field = l.field;
   a.text = sourceText(at);
   a.loc = loc(at->getBeginLoc());
+  explainUnknowns(a.offset, a.text, at);
   append(ir::Node{std::move(a)});
+}
+
+/* Says which values the offset of access "text" depends on that the analysis cannot follow. */
+void FunctionBuilder::explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at) {
+  std::string reasons;
+  for (const sym::Symbol& s : sym::symbolsOfKind(offset, state_.ctx, sym::SymbolKind::Unknown)) {
+    const sym::SymbolInfo* info = state_.ctx.info(s.get_name());
+    reasons += (reasons.empty() ? "" : "; ") + s.get_name() + ": " + (info && !info->note.empty() ? info->note : "not followed");
+  }
+  if (!reasons.empty())
+    warn(at->getBeginLoc(), "'" + text + "' is indirect and approximate: its offset depends on values the analysis cannot follow (" + reasons + ")");
+}
+
+/* An lvalue through a pointer whose value is not followed makes no access: say so. */
+void FunctionBuilder::untracedThrough(const clang::Expr* pointer, const clang::Expr* at) {
+  if (!pointer->getType()->isPointerType() && !pointer->getType()->isArrayType()) return;
+  if (pointer->getType()->getPointeeOrArrayElementType()->isFunctionType()) return;
+  warn(at->getBeginLoc(), "memory reached through '" + sourceText(pointer) + "' is not traced: the pointer's value is not followed; the result is approximate");
 }
 
 Value FunctionBuilder::read(const Location& l, const clang::Expr* at) {

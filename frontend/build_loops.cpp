@@ -1,7 +1,10 @@
-// Loops: for loops that fit "for (i = start; i <cmp> bound; i += step)" get an iterator;
-// everything else becomes an opaque loop whose body is still traced.
+// Loops: for, while and do loops whose induction variables (build_induction.cpp) include one
+// tested against an invariant bound get an iterator and an exact trip count; loops with
+// induction variables but no such test get an iterator with an unknown trip count; the
+// rest become opaque loops whose body is still traced.
 #include "clang_compat.hpp"  // first: see the header
 #include "function_builder.hpp"
+#include "induction.hpp"
 
 
 namespace cats::frontend {
@@ -29,99 +32,6 @@ class AssignedVariables : public clang::RecursiveASTVisitor<AssignedVariables> {
     return true;
   }
 };
-
-struct ForPattern {
-  const clang::VarDecl* iterator = nullptr;
-  const clang::Expr* start = nullptr;
-  const clang::Expr* bound = nullptr;
-  ir::Comparison comparison = ir::Comparison::Less;
-  const clang::Expr* step = nullptr;  // nullptr: step is stepSign * 1
-  int stepSign = 1;
-};
-
-const clang::VarDecl* variableOf(const clang::Expr* e) {
-  const auto* ref = dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
-  const auto* var = ref ? dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
-  return var && !var->hasGlobalStorage() && var->getType()->isIntegerType() ? var : nullptr;
-}
-
-/* Fills iterator and start from the init statement; returns a reason on failure. */
-std::string matchInit(const clang::Stmt* init, ForPattern& p) {
-  if (!init) return "no initialisation";
-  if (const auto* decl = dyn_cast<clang::DeclStmt>(init)) {
-    const auto* var = decl->isSingleDecl() ? dyn_cast<clang::VarDecl>(decl->getSingleDecl()) : nullptr;
-    if (!var || !var->getType()->isIntegerType() || !var->getInit()) return "initialisation is not one integer variable";
-    p.iterator = var;
-    p.start = var->getInit();
-    return {};
-  }
-  const auto* assign = dyn_cast<clang::BinaryOperator>(init);
-  if (!assign || assign->getOpcode() != clang::BO_Assign || !variableOf(assign->getLHS())) return "initialisation is not 'i = start'";
-  p.iterator = variableOf(assign->getLHS());
-  p.start = assign->getRHS();
-  return {};
-}
-
-ir::Comparison flipped(ir::Comparison c) {
-  switch (c) {
-    case ir::Comparison::Less: return ir::Comparison::Greater;
-    case ir::Comparison::LessEqual: return ir::Comparison::GreaterEqual;
-    case ir::Comparison::Greater: return ir::Comparison::Less;
-    case ir::Comparison::GreaterEqual: return ir::Comparison::LessEqual;
-    case ir::Comparison::NotEqual: return ir::Comparison::NotEqual;
-  }
-  return c;
-}
-
-std::string matchCondition(const clang::Expr* cond, ForPattern& p) {
-  const auto* op = cond ? dyn_cast<clang::BinaryOperator>(cond->IgnoreParenImpCasts()) : nullptr;
-  if (!op || !op->isComparisonOp() || op->getOpcode() == clang::BO_EQ) return "condition is not a comparison of the iterator";
-  static const std::map<clang::BinaryOperatorKind, ir::Comparison> kinds = {
-      {clang::BO_LT, ir::Comparison::Less}, {clang::BO_LE, ir::Comparison::LessEqual}, {clang::BO_GT, ir::Comparison::Greater},
-      {clang::BO_GE, ir::Comparison::GreaterEqual}, {clang::BO_NE, ir::Comparison::NotEqual}};
-  ir::Comparison c = kinds.at(op->getOpcode());
-  if (variableOf(op->getLHS()) == p.iterator) {
-    p.comparison = c;
-    p.bound = op->getRHS();
-  } else if (variableOf(op->getRHS()) == p.iterator) {
-    p.comparison = flipped(c);
-    p.bound = op->getLHS();
-  } else {
-    return "condition does not compare the iterator '" + p.iterator->getNameAsString() + "'";
-  }
-  return {};
-}
-
-std::string matchIncrement(const clang::Expr* inc, ForPattern& p) {
-  if (!inc) return "no increment";
-  inc = inc->IgnoreParenImpCasts();
-  if (const auto* op = dyn_cast<clang::UnaryOperator>(inc); op && op->isIncrementDecrementOp() && variableOf(op->getSubExpr()) == p.iterator) {
-    p.stepSign = op->isIncrementOp() ? 1 : -1;
-    return {};
-  }
-  const auto* op = dyn_cast<clang::BinaryOperator>(inc);
-  if (!op || variableOf(op->getLHS()) != p.iterator) return "increment does not update the iterator";
-  if (op->getOpcode() == clang::BO_AddAssign || op->getOpcode() == clang::BO_SubAssign) {
-    p.step = op->getRHS();
-    p.stepSign = op->getOpcode() == clang::BO_AddAssign ? 1 : -1;
-    return {};
-  }
-  if (op->getOpcode() == clang::BO_Assign) {
-    const auto* sum = dyn_cast<clang::BinaryOperator>(op->getRHS()->IgnoreParenImpCasts());
-    if (sum && (sum->getOpcode() == clang::BO_Add || sum->getOpcode() == clang::BO_Sub)) {
-      if (variableOf(sum->getLHS()) == p.iterator) {
-        p.step = sum->getRHS();
-        p.stepSign = sum->getOpcode() == clang::BO_Add ? 1 : -1;
-        return {};
-      }
-      if (sum->getOpcode() == clang::BO_Add && variableOf(sum->getRHS()) == p.iterator) {
-        p.step = sum->getLHS();
-        return {};
-      }
-    }
-  }
-  return "increment is not i++, i--, i += k, i -= k or i = i + k";
-}
 
 /// Local variables whose address is taken anywhere in a statement.
 class AddressTaken : public clang::RecursiveASTVisitor<AddressTaken> {
@@ -175,15 +85,18 @@ std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body) {
   return visitor.found;
 }
 
-std::vector<sym::Symbol> FunctionBuilder::forgetAssignedIn(const clang::Stmt* body, const clang::VarDecl* except,
-                                                           const ir::SourceLoc& where) {
+
+std::vector<sym::Symbol> FunctionBuilder::forgetAssignedIn(const std::vector<const clang::Stmt*>& parts,
+                                                           const std::set<const clang::VarDecl*>& except, const ir::SourceLoc& where,
+                                                           const std::map<const clang::VarDecl*, std::string>& reasons) {
   AssignedVariables assigned;
-  assigned.TraverseStmt(const_cast<clang::Stmt*>(body));
+  for (const clang::Stmt* part : parts) assigned.TraverseStmt(const_cast<clang::Stmt*>(part));
   std::vector<sym::Symbol> varying;
   for (const clang::VarDecl* var : assigned.found) {
-    if (var == except || !env_.count(var)) continue;
+    if (except.count(var) || !env_.count(var)) continue;
     std::string name = var->getNameAsString();
     std::string why = name + " changes in the loop at " + where.str();
+    if (auto it = reasons.find(var); it != reasons.end()) why += " (" + it->second + ")";
     if (var->getType()->isIntegralOrEnumerationType()) {
       sym::Expr u = freshUnknown(name, why);
       varying.push_back(GiNaC::ex_to<GiNaC::symbol>(u));
@@ -200,49 +113,208 @@ std::vector<sym::Symbol> FunctionBuilder::forgetAssignedIn(const clang::Stmt* bo
 }
 
 void FunctionBuilder::forLoop(const clang::ForStmt* s, bool parallel) {
-  ForPattern pattern;
-  std::string reason = matchInit(s->getInit(), pattern);
-  if (reason.empty()) reason = matchCondition(s->getCond(), pattern);
-  if (reason.empty()) reason = matchIncrement(s->getInc(), pattern);
-  if (reason.empty()) {
-    AssignedVariables assigned;
-    assigned.TraverseStmt(const_cast<clang::Stmt*>(s->getBody()));
-    if (std::find(assigned.found.begin(), assigned.found.end(), pattern.iterator) != assigned.found.end())
-      reason = "the body changes the iterator '" + pattern.iterator->getNameAsString() + "'";
+  if (s->getInit()) statement(s->getInit());
+  loop(LoopShape{s, s->getCond(), s->getBody(), s->getInc(), false, parallel, "for loop"});
+}
+
+/* Evaluates "e" for its value only: accesses it makes are dropped (the caller lowers it too). */
+Value FunctionBuilder::valueAside(const clang::Expr* e) {
+  ir::Block scratch;
+  ir::Block* saved = current_;
+  current_ = &scratch;
+  auto env = env_;
+  Value v = eval(e);
+  env_ = std::move(env);
+  current_ = saved;
+  return v;
+}
+
+/* "if (exit) break;" opening the body of an endless loop (for (;;), while (1), do ... while (1)):
+   its negation is the loop's test, at the top of each iteration. */
+static const clang::IfStmt* leadingExit(const LoopShape& shape, clang::ASTContext& ast) {
+  clang::Expr::EvalResult r;
+  if (shape.cond && (shape.cond->isValueDependent() || !shape.cond->EvaluateAsInt(r, ast) || r.Val.getInt() == 0)) return nullptr;
+  const auto* body = dyn_cast_or_null<clang::CompoundStmt>(shape.body);
+  if (!body || body->body_empty()) return nullptr;
+  const auto* i = dyn_cast<clang::IfStmt>(body->body_front());
+  if (!i || i->getElse() || i->getInit() || i->getConditionVariable()) return nullptr;
+  const clang::Stmt* then = i->getThen();
+  if (const auto* block = dyn_cast<clang::CompoundStmt>(then); block && block->size() == 1) then = block->body_front();
+  return clang::isa<clang::BreakStmt>(then) ? i : nullptr;
+}
+
+/* The reasons, by variable, why changed locals of a loop are not induction variables. */
+static std::map<const clang::VarDecl*, std::string> rejectionReasons(const InductionScan& scan, const ProgramState& state) {
+  std::map<const clang::VarDecl*, std::string> out;
+  for (const auto& [var, why] : scan.rejected) out[var] = why.second + " at " + state.location(why.first->getBeginLoc()).str();
+  return out;
+}
+
+void FunctionBuilder::loop(const LoopShape& shape) {
+  InductionScan scan = scanInductions(shape.cond, shape.body, shape.inc, ast_);
+  auto reasons = rejectionReasons(scan, state_);
+  std::vector<Walk> walks;
+  for (const Induction& ind : scan.inductions) {
+    const clang::VarDecl* var = ind.update.var;
+    std::string name = var->getNameAsString();
+    auto it = env_.find(var);
+    bool pointer = it != env_.end() && it->second.kind == Value::Kind::Pointer;
+    if (it == env_.end() || (!pointer && it->second.kind != Value::Kind::Scalar)) {
+      reasons[var] = "the value of " + name + " before the loop is not followed";
+      continue;
+    }
+    Value amount = ind.update.amount ? valueAside(ind.update.amount) : Value::ofScalar(1);
+    if (amount.kind != Value::Kind::Scalar) {
+      reasons[var] = name + " changes by an amount the analysis cannot follow";
+      continue;
+    }
+    sym::Expr unit = pointer ? pointeeBytes(var->getType()) : sym::Expr(1);
+    walks.push_back(Walk{&ind, pointer, pointer ? it->second.pointer.offset : it->second.scalar, ind.update.sign * amount.scalar * unit, unit,
+                         it->second.pointer.container});
   }
-  if (!reason.empty()) {
-    if (s->getInit()) statement(s->getInit());
-    opaqueLoop(s, s->getCond(), s->getBody(), "for loop: " + reason);
-    return;
+  const clang::IfStmt* exitIf = leadingExit(shape, ast_);
+  auto test = exitIf ? matchExitWhen(exitIf->getCond(), scan, ast_) : matchExitTest(shape.cond, scan, ast_);
+  const Walk* control = nullptr;
+  for (const Walk& w : walks)
+    if (test && w.induction == test->induction) control = &w;
+  if (walks.empty()) {
+    std::string why = scan.rejected.empty() ? "no variable changes by a fixed amount every iteration" : reasons.begin()->second;
+    return opaqueLoop(shape.stmt, shape.cond, shape.body, shape.kind + ": " + why);
   }
+  if (!control || !exitIf) return countedLoop(shape, walks, control ? &*test : nullptr, reasons);
+  LoopShape counted = shape;
+  counted.cond = exitIf->getCond();
+  counted.testAfterBody = false;
+  const clang::Stmt* savedSkip = std::exchange(skip_, exitIf);
+  countedLoop(counted, walks, &*test, reasons);
+  skip_ = savedSkip;
+}
+
+/* Splits "from" into its accesses, those of branch arms included ("a && b[i]": every test
+   that runs, approximately), and the rest. */
+static void keepAccesses(ir::Block& from, ir::Block& accesses, ir::Block& rest) {
+  for (ir::Node& n : from) {
+    if (std::holds_alternative<ir::Access>(n.value)) accesses.push_back(std::move(n));
+    else if (auto* b = std::get_if<ir::Branch>(&n.value); b && !b->isConditionalExpression)
+      for (ir::Arm& arm : b->arms) keepAccesses(arm.body, accesses, rest);
+    else rest.push_back(std::move(n));
+  }
+}
+
+/* Lowers the loop condition into the header; calls (and branches holding them) cannot stay
+   there (the tracer takes only accesses from a header), so they move to the start of the body
+   for a test before the body, to its end for a test after it. */
+void FunctionBuilder::lowerCondition(ir::Loop& loop, const clang::Expr* cond, bool beforeBody) {
+  if (!cond) return;
+  ir::Block header;
+  ir::Block* saved = current_;
+  current_ = &header;
+  eval(cond);
+  current_ = saved;
+  ir::Block moved;
+  keepAccesses(header, loop.header, moved);
+  if (moved.empty()) return;
+  state_.diagnose(ir::Severity::Note, cond->getBeginLoc(),
+                  "calls (and ?: with accesses) in the condition of the loop at " + loop.loc.str() + " are traced once per iteration " +
+                      (beforeBody ? "at the start" : "at the end") + " of the body: one call fewer than the program makes (the last, failing test)");
+  loop.body.insert(beforeBody ? loop.body.begin() : loop.body.end(), std::make_move_iterator(moved.begin()), std::make_move_iterator(moved.end()));
+}
+
+/* The bound of the exit test in the units of the loop's iterator (elements for a pointer). */
+sym::Expr FunctionBuilder::boundOf(const ExitTest& test, const Walk& control, const ir::SourceLoc& where) {
+  Value b = test.bound ? valueAside(test.bound) : Value::ofScalar(0);
+  if (control.pointer && b.kind == Value::Kind::Pointer && b.pointer.container == control.container) return (b.pointer.offset / control.unit).expand();
+  if (!control.pointer && b.kind == Value::Kind::Scalar) return b.scalar;
+  std::string what = test.bound ? sourceText(test.bound) : "0";
+  return freshUnknown("bound", "bound " + what + " of the loop at " + where.str() + (control.pointer ? " is not a pointer into the same memory" : " is not followed"));
+}
+
+std::string FunctionBuilder::exitText(const std::string& kind, const clang::Stmt* s) const {
+  std::string at = " at " + loc(s->getBeginLoc()).str();
+  return guards_.empty() ? kind + at : kind + " when " + guards_.back() + at;
+}
+
+void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk>& walks, const ExitTest* test,
+                                  const std::map<const clang::VarDecl*, std::string>& reasons) {
   ir::Loop loop;
-  loop.loc = loc(s->getBeginLoc());
-  loop.parallel = parallel;
-  loop.start = scalarOrUnknown(eval(pattern.start), "start");
-  std::string name = pattern.iterator->getNameAsString();
+  loop.loc = loc(shape.stmt->getBeginLoc());
+  loop.parallel = shape.parallel;
+  const Walk* control = nullptr;
+  for (const Walk& w : walks)
+    if (test && w.induction == test->induction) control = &w;
+  std::string name = control ? control->induction->update.var->getNameAsString() : "iter";
   sym::Symbol iterator = state_.ctx.symbol(name, sym::SymbolKind::Iterator);
   loop.iterator = iterator;
   loop.iteratorName = iterator.get_name();
-  env_[pattern.iterator] = Value::ofScalar(iterator);
-  loop.varying = forgetAssignedIn(s->getBody(), pattern.iterator, loop.loc);
+  sym::Expr done = iterator;
+  if (control) {
+    loop.start = (control->start / control->unit).expand();
+    loop.step = (control->perIteration / control->unit).expand();
+    done = (iterator - loop.start) / loop.step;
+    sym::Expr bound = boundOf(*test, *control, loop.loc);
+    bool testSeesUpdate = test->updatedBeforeTest || (shape.testAfterBody && control->induction->where == Induction::Where::Body);
+    sym::Expr shift = testSeesUpdate ? loop.step : sym::Expr(0);
+    loop.bound = (shape.testAfterBody ? bound + loop.step - shift : bound - shift).expand();
+    loop.comparison = test->comparison;
+  } else {
+    loop.bound = freshUnknown("trips", "trip count of the " + shape.kind + " at " + loop.loc.str() +
+                                           ": its exit test compares no induction variable with a loop-invariant bound");
+  }
+  std::set<const clang::VarDecl*> inductive;
+  std::map<const clang::VarDecl*, sym::Expr> top;
+  for (const Walk& w : walks) {
+    const clang::VarDecl* var = w.induction->update.var;
+    inductive.insert(var);
+    top[var] = (w.start + w.perIteration * done).expand();
+    if (w.pointer) env_[var].pointer.offset = top[var];
+    else env_[var] = Value::ofScalar(top[var]);
+  }
+  loop.varying = forgetAssignedIn({shape.cond, shape.body, shape.inc}, inductive, loop.loc, reasons);
   loop.varying.insert(loop.varying.begin(), iterator);
+
   ir::Block* saved = current_;
-  current_ = &loop.header;
-  loop.bound = scalarOrUnknown(eval(pattern.bound), "bound");
-  sym::Expr step = pattern.step ? scalarOrUnknown(eval(pattern.step), "step") : sym::Expr(1);
-  loop.step = pattern.stepSign > 0 ? step : -step;
-  loop.comparison = pattern.comparison;
-  current_ = &loop.body;
+  int savedSwitch = std::exchange(switchDepth_, 0);
   ++loopDepth_;
   bool savedExit = std::exchange(sawEarlyExit_, false);
-  statement(s->getBody());
-  loop.hasEarlyExit = sawEarlyExit_;
-  sawEarlyExit_ = savedExit;
-  --loopDepth_;
+  auto savedExits = std::exchange(exits_, {});
+  if (!shape.testAfterBody) lowerCondition(loop, shape.cond, true);
+  current_ = &loop.body;
+  statement(shape.body);
+  if (shape.inc) eval(shape.inc);
+  if (shape.testAfterBody) lowerCondition(loop, shape.cond, false);
   current_ = saved;
-  if (loop.hasEarlyExit)
-    warn(s->getBeginLoc(), "loop has an early exit (break, return or goto): its trip count is an upper bound; the result is approximate");
-  env_[pattern.iterator] = Value::ofScalar(freshUnknown(name, name + " after the loop at " + loop.loc.str()));
+  --loopDepth_;
+  switchDepth_ = savedSwitch;
+  if (test)
+    for (const clang::Expr* other : test->otherConjuncts) exits_.push_back("when !(" + sourceText(other) + ") at " + loc(other->getBeginLoc()).str());
+  loop.hasEarlyExit = sawEarlyExit_ || !exits_.empty();
+  std::vector<std::string> exits = std::exchange(exits_, savedExits);
+  sawEarlyExit_ = savedExit;
+
+  std::string names;
+  for (const Walk& w : walks) {
+    const clang::VarDecl* var = w.induction->update.var;
+    names += (names.empty() ? "" : ", ") + var->getNameAsString();
+    const Value& now = env_[var];
+    sym::Expr expected = (top[var] + w.perIteration).expand();
+    bool holds = w.pointer ? now.kind == Value::Kind::Pointer && (now.pointer.offset - expected).expand().is_zero()
+                           : now.kind == Value::Kind::Scalar && (now.scalar - expected).expand().is_zero();
+    if (!holds)
+      warn(w.induction->update.at->getBeginLoc(), "induction variable " + var->getNameAsString() +
+                                                      " does not advance by its step in every iteration as modelled; the result is approximate");
+    std::string after = var->getNameAsString() + " after the loop at " + loop.loc.str();
+    if (w.pointer) env_[var].pointer.offset = freshUnknown("offset_" + var->getNameAsString(), after);
+    else env_[var] = Value::ofScalar(freshUnknown(var->getNameAsString(), after));
+  }
+  if (!control)
+    warn(shape.stmt->getBeginLoc(), shape.kind + ": its exit test compares no induction variable with a loop-invariant bound: the trip count is unknown "
+                                    "(induction variables followed: " + names + "); the result is approximate");
+  if (loop.hasEarlyExit) {
+    std::string list;
+    for (const std::string& e : exits) list += (list.empty() ? "" : "; ") + e;
+    warn(shape.stmt->getBeginLoc(), "loop has an early exit (break, return or goto): its trip count is an upper bound; the result is approximate" +
+                                        (list.empty() ? std::string() : " (exits " + list + ")"));
+  }
   append(ir::Node{std::move(loop)});
 }
 
@@ -250,21 +322,24 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
   ir::Loop loop;
   loop.loc = loc(s->getBeginLoc());
   loop.opaqueReason = reason;
-  warn(s->getBeginLoc(), reason + " does not fit 'for (i = a; i < b; i += k)': traced as an opaque loop with an unknown trip count");
-  loop.varying = forgetAssignedIn(s, nullptr, loop.loc);
+  warn(s->getBeginLoc(), reason + ": traced as an opaque loop with an unknown trip count");
+  loop.varying = forgetAssignedIn({s}, {}, loop.loc);
   ir::Block* saved = current_;
-  if (cond) {
-    current_ = &loop.header;
-    eval(cond);
-  }
+  bool testAfterBody = clang::isa<clang::DoStmt>(s);
+  if (!testAfterBody) lowerCondition(loop, cond, true);
   current_ = &loop.body;
+  int savedSwitch = std::exchange(switchDepth_, 0);
   ++loopDepth_;
   bool savedExit = std::exchange(sawEarlyExit_, false);
+  auto savedExits = std::exchange(exits_, {});
   statement(body);
   if (const auto* f = dyn_cast<clang::ForStmt>(s); f && f->getInc()) eval(f->getInc());
+  if (testAfterBody) lowerCondition(loop, cond, false);
   loop.hasEarlyExit = sawEarlyExit_;
   sawEarlyExit_ = savedExit;
+  exits_ = savedExits;
   --loopDepth_;
+  switchDepth_ = savedSwitch;
   current_ = saved;
   append(ir::Node{std::move(loop)});
 }

@@ -62,6 +62,12 @@ void FunctionBuilder::warn(clang::SourceLocation l, const std::string& message) 
   state_.diagnose(ir::Severity::Warning, l, message);
 }
 
+/* Records an early exit ("break", "return", "goto") of the innermost loop being lowered. */
+void FunctionBuilder::earlyExit(const std::string& kind, const clang::Stmt* s) {
+  sawEarlyExit_ = true;
+  exits_.push_back(exitText(kind, s));
+}
+
 void FunctionBuilder::unsupported(const clang::Stmt* s, const std::string& message) {
   warn(s->getBeginLoc(), message + "; the result is approximate");
 }
@@ -76,7 +82,7 @@ ir::Block FunctionBuilder::inBlock(const clang::Stmt* s) {
 }
 
 void FunctionBuilder::statement(const clang::Stmt* s) {
-  if (!s) return;
+  if (!s || s == skip_) return;
   if (const auto* c = dyn_cast<clang::CompoundStmt>(s)) return compound(c);
   if (const auto* d = dyn_cast<clang::DeclStmt>(s)) {
     for (const clang::Decl* decl : d->decls())
@@ -84,24 +90,26 @@ void FunctionBuilder::statement(const clang::Stmt* s) {
     return;
   }
   if (const auto* f = dyn_cast<clang::ForStmt>(s)) return forLoop(f, false);
-  if (const auto* w = dyn_cast<clang::WhileStmt>(s))
-    return opaqueLoop(w, w->getCond(), w->getBody(), "while loop");
-  if (const auto* d = dyn_cast<clang::DoStmt>(s)) return opaqueLoop(d, d->getCond(), d->getBody(), "do-while loop");
+  if (const auto* w = dyn_cast<clang::WhileStmt>(s)) {
+    if (w->getConditionVariableDeclStmt()) return opaqueLoop(w, w->getCond(), w->getBody(), "while loop declaring a variable");
+    return loop(LoopShape{w, w->getCond(), w->getBody(), nullptr, false, false, "while loop"});
+  }
+  if (const auto* d = dyn_cast<clang::DoStmt>(s)) return loop(LoopShape{d, d->getCond(), d->getBody(), nullptr, true, false, "do-while loop"});
   if (const auto* i = dyn_cast<clang::IfStmt>(s)) return ifStatement(i);
   if (const auto* sw = dyn_cast<clang::SwitchStmt>(s)) return switchStatement(sw);
   if (const auto* r = dyn_cast<clang::ReturnStmt>(s)) {
     if (r->getRetValue()) returnValue(r->getRetValue());
-    if (loopDepth_ > 0) sawEarlyExit_ = true;
+    if (loopDepth_ > 0) earlyExit("return", s);
     return;
   }
   if (isa<clang::BreakStmt>(s)) {
-    if (loopDepth_ > 0 && switchDepth_ == 0) sawEarlyExit_ = true;
+    if (loopDepth_ > 0 && switchDepth_ == 0) earlyExit("break", s);
     return;
   }
   if (isa<clang::ContinueStmt>(s) || isa<clang::NullStmt>(s)) return;
   if (isa<clang::GotoStmt>(s) || isa<clang::IndirectGotoStmt>(s)) {
     unsupported(s, "goto is not supported: control flow is traced as if the jump were not taken");
-    if (loopDepth_ > 0) sawEarlyExit_ = true;
+    if (loopDepth_ > 0) earlyExit("goto", s);
     return;
   }
   if (const auto* label = dyn_cast<clang::LabelStmt>(s)) return statement(label->getSubStmt());
@@ -114,23 +122,6 @@ void FunctionBuilder::statement(const clang::Stmt* s) {
   }
   if (isa<clang::AsmStmt>(s)) return unsupported(s, "inline assembly is not analysed");
   for (const clang::Stmt* child : s->children()) statement(child);
-}
-
-void FunctionBuilder::compound(const clang::CompoundStmt* s) {
-  std::vector<ir::ContainerRef> scoped;
-  auto arraysBefore = arrays_;
-  auto slotsBefore = slots_;
-  for (const clang::Stmt* child : s->body()) {
-    statement(child);
-    for (const auto* declared : {&arrays_, &slots_})
-      for (const auto& [var, ref] : *declared)
-        if (!arraysBefore.count(var) && !slotsBefore.count(var) && std::find(scoped.begin(), scoped.end(), ref) == scoped.end() &&
-            ref.scope == ir::ContainerRef::Scope::Local)
-          scoped.push_back(ref);
-  }
-  for (auto it = scoped.rbegin(); it != scoped.rend(); ++it) append(ir::Node{ir::Free{*it, loc(s->getRBracLoc())}});
-  arrays_ = arraysBefore;
-  slots_ = slotsBefore;
 }
 
 /* A returned pointer: the function's result container while every return agrees (allocation wrappers). */
@@ -239,47 +230,17 @@ void FunctionBuilder::ifStatement(const clang::IfStmt* s) {
   sym::Condition cond = condition(s->getCond());
   auto before = env_;
   std::vector<std::map<const clang::VarDecl*, Value>> after;
+  std::string text = sourceText(s->getCond());
+  guards_.push_back(text);
   branch.arms.push_back(ir::Arm{"then", cond, inBlock(s->getThen())});
+  guards_.back() = "!(" + text + ")";
   after.push_back(env_);
   env_ = before;
   if (s->getElse()) {
     branch.arms.push_back(ir::Arm{"else", sym::Condition::negation(cond), inBlock(s->getElse())});
   }
+  guards_.pop_back();
   after.push_back(env_);
-  mergeEnvironments(before, after, branch.loc);
-  append(ir::Node{std::move(branch)});
-}
-
-void FunctionBuilder::switchStatement(const clang::SwitchStmt* s) {
-  if (s->getInit()) statement(s->getInit());
-  Value selector = eval(s->getCond());
-  ir::Branch branch;
-  branch.loc = loc(s->getBeginLoc());
-  auto before = env_;
-  ++switchDepth_;
-  std::vector<const clang::SwitchCase*> cases;
-  for (const clang::SwitchCase* c = s->getSwitchCaseList(); c; c = c->getNextSwitchCase()) cases.push_back(c);
-  std::reverse(cases.begin(), cases.end());
-  std::vector<std::map<const clang::VarDecl*, Value>> after;
-  for (const clang::SwitchCase* c : cases) {
-    env_ = before;
-    ir::Arm arm;
-    if (const auto* cs = dyn_cast<clang::CaseStmt>(c)) {
-      Value label = eval(cs->getLHS());
-      arm.label = "case " + sourceText(cs->getLHS());
-      arm.condition = selector.kind == Value::Kind::Scalar && label.kind == Value::Kind::Scalar
-                          ? sym::Condition::relation(sym::ConditionOp::Equal, selector.scalar, label.scalar)
-                          : sym::Condition::opaque(sourceText(s->getCond()) + " == " + sourceText(cs->getLHS()));
-    } else {
-      arm.label = "default";
-      arm.condition = sym::Condition::opaque("default of switch (" + sourceText(s->getCond()) + ")");
-    }
-    arm.body = inBlock(c->getSubStmt());
-    after.push_back(env_);
-    branch.arms.push_back(std::move(arm));
-  }
-  --switchDepth_;
-  warn(s->getBeginLoc(), "switch is traced as one arm per case label without fall-through");
   mergeEnvironments(before, after, branch.loc);
   append(ir::Node{std::move(branch)});
 }

@@ -9,6 +9,7 @@
 #include "program_state.hpp"
 
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -44,6 +45,30 @@ struct Location {
   std::string field;
 };
 
+struct Induction;
+struct ExitTest;
+
+/// The parts of a for, while or do loop.
+struct LoopShape {
+  const clang::Stmt* stmt = nullptr;
+  const clang::Expr* cond = nullptr;
+  const clang::Stmt* body = nullptr;
+  const clang::Expr* inc = nullptr;
+  bool testAfterBody = false;  // do-while
+  bool parallel = false;
+  std::string kind;            // "while loop", used in diagnostics
+};
+
+/// An induction variable with its value before the loop and its change per iteration.
+struct Walk {
+  const Induction* induction = nullptr;
+  bool pointer = false;
+  sym::Expr start = 0;         // integer value, or byte offset of a pointer
+  sym::Expr perIteration = 0;  // change per iteration (bytes for a pointer)
+  sym::Expr unit = 1;          // element bytes of a pointer, 1 for an integer
+  ir::ContainerRef container;  // pointer only
+};
+
 /// Local variables of "body" whose address is taken (build_loops.cpp).
 std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
 /// Local scalars of "body" whose address is an argument of a call to a function that is not a
@@ -73,28 +98,46 @@ class FunctionBuilder {
   int loopDepth_ = 0;
   int switchDepth_ = 0;
   bool sawEarlyExit_ = false;
+  std::vector<std::string> exits_;   // early exits of the innermost loop being lowered, described
+  std::vector<std::string> guards_;  // conditions of the enclosing if arms, as written
+  const clang::Stmt* skip_ = nullptr;  // "if (c) break;" that became the test of the loop being lowered
 
   // build_statements.cpp
   void declareParameters();
   void statement(const clang::Stmt* s);
+  // build_control.cpp
   void compound(const clang::CompoundStmt* s);
+  void statementRange(const std::vector<const clang::Stmt*>& list, std::size_t from, std::size_t to, const std::function<void()>& afterEach);
+  void forwardJump(const clang::Expr* cond, const std::vector<const clang::Stmt*>& list, std::size_t from, std::size_t to,
+                   const std::function<void()>& afterEach);
+  void gotoLoop(const std::vector<const clang::Stmt*>& list, std::size_t from, std::size_t to, const clang::Expr* cond);
+  void switchStatement(const clang::SwitchStmt* s);
+  // build_statements.cpp
   void declaration(const clang::VarDecl* var);
   void memoryScalar(const clang::VarDecl* var);
   void addressSlot(const clang::VarDecl* var);
   void returnValue(const clang::Expr* value);
   void allocateOnStack(const clang::VarDecl* var, ir::Container c);
   void ifStatement(const clang::IfStmt* s);
-  void switchStatement(const clang::SwitchStmt* s);
   void openmp(const clang::Stmt* s);
   ir::Block inBlock(const clang::Stmt* s);
   void unsupported(const clang::Stmt* s, const std::string& message);
+  void earlyExit(const std::string& kind, const clang::Stmt* s);
   void mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,
                          const std::vector<std::map<const clang::VarDecl*, Value>>& arms, const ir::SourceLoc& loc);
 
   // build_loops.cpp
   void forLoop(const clang::ForStmt* s, bool parallel);
+  void loop(const LoopShape& shape);
+  void countedLoop(const LoopShape& shape, const std::vector<Walk>& walks, const ExitTest* test,
+                   const std::map<const clang::VarDecl*, std::string>& reasons);
   void opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const std::string& reason);
-  std::vector<sym::Symbol> forgetAssignedIn(const clang::Stmt* body, const clang::VarDecl* except, const ir::SourceLoc& loc);
+  void lowerCondition(ir::Loop& loop, const clang::Expr* cond, bool beforeBody);
+  sym::Expr boundOf(const ExitTest& test, const Walk& control, const ir::SourceLoc& where);
+  std::string exitText(const std::string& kind, const clang::Stmt* s) const;
+  Value valueAside(const clang::Expr* e);
+  std::vector<sym::Symbol> forgetAssignedIn(const std::vector<const clang::Stmt*>& parts, const std::set<const clang::VarDecl*>& except,
+                                            const ir::SourceLoc& loc, const std::map<const clang::VarDecl*, std::string>& reasons = {});
 
   // build_expressions.cpp
   Value eval(const clang::Expr* e, const std::string& nameHint = {});
@@ -111,7 +154,10 @@ class FunctionBuilder {
   const clang::VarDecl* globalPointer(const clang::Expr* e) const;
   void bindAllocationToGlobal(const Value& rhs, const clang::VarDecl* pointer);
   void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at);
+  void explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at);
+  void untracedThrough(const clang::Expr* pointer, const clang::Expr* at);
   sym::Condition condition(const clang::Expr* e);
+  sym::Condition shortCircuit(const clang::BinaryOperator* op);
   sym::Expr scalarOrUnknown(const Value& v, const std::string& what);
   sym::Expr freshUnknown(const std::string& base, const std::string& why);
 

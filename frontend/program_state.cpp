@@ -20,7 +20,8 @@ std::string ProgramState::sourceText(const clang::Stmt* s) const {
 }
 
 void ProgramState::diagnose(ir::Severity severity, clang::SourceLocation l, const std::string& message) {
-  program.diagnostics.push_back(ir::Diagnostic{severity, location(l), message});
+  ir::Diagnostic d{severity, location(l), message};
+  if (reported_.insert(d.str()).second) program.diagnostics.push_back(std::move(d));
 }
 
 bool ProgramState::isSystem(clang::SourceLocation l) const {

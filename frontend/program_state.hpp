@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 
 namespace cats::frontend {
@@ -39,6 +40,7 @@ class ProgramState {
   clang::ASTContext* ast_ = nullptr;
   std::map<std::string, std::size_t> globalsByName_;
   std::map<const clang::VarDecl*, std::size_t> staticLocals_;
+  std::set<std::string> reported_;  // diagnostics issued, so an expression lowered twice warns once
 };
 
 /// Describes an object of type "objectType" as a container (dims, element, fields, size).

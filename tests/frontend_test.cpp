@@ -85,13 +85,13 @@ TEST_CASE("loops that fit no pattern are opaque, with a diagnostic, and their bo
     })");
   std::size_t opaque = 0;
   for (const auto& s : t.scopes) opaque += s.kind == trace::ScopeKind::Loop && !s.opaqueReason.empty();
-  CHECK(opaque == 4);
+  CHECK(opaque == 2);  // the while loop counts i (loops_test.cpp); k * k < n has an unknown trip count
   std::size_t warnings = 0;
   for (const auto& d : t.diagnostics) warnings += d.message.find("opaque loop") != std::string::npos;
-  CHECK(warnings == 4);
+  CHECK(warnings == 2);
   const auto& inWhile = test::findAccess(t, "a[i]", ir::AccessMode::Write);
-  CHECK(inWhile.classification.kind == trace::AccessClass::Indirect);
-  CHECK(inWhile.classification.approximate);
+  CHECK(inWhile.classification.kind == trace::AccessClass::Stride1);
+  CHECK(!inWhile.classification.approximate);
   CHECK(test::findAccess(t, "a[1]", ir::AccessMode::Read).loopHeader);
 }
 

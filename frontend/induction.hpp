@@ -1,0 +1,59 @@
+// Induction variables of a loop, found on its syntax (build_induction.cpp). Private to frontend/.
+#pragma once
+
+#include "clang_compat.hpp"  // first: see the header
+#include "ir/ir.hpp"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cats::frontend {
+
+/// One change of a local: v++, --v, v += amount, v = v - amount, ...
+struct Update {
+  const clang::VarDecl* var = nullptr;
+  const clang::Expr* at = nullptr;      // the updating expression
+  const clang::Expr* amount = nullptr;  // nullptr: 1
+  int sign = 1;
+  bool prefix = true;   // the expression's value is the updated one (++v, v += k)
+  bool affine = false;  // v plus or minus an amount; false for any other assignment
+};
+
+/// A local changed exactly once per iteration, unconditionally, by a loop-invariant amount.
+struct Induction {
+  Update update;
+  enum class Where { Condition, Body, Increment } where = Where::Body;
+};
+
+struct InductionScan {
+  std::vector<Induction> inductions;  // in source order
+  std::set<const clang::VarDecl*> changed;  // every local the loop changes (inductions included)
+  /// Why a changed local is not an induction variable, and where.
+  std::map<const clang::VarDecl*, std::pair<const clang::Stmt*, std::string>> rejected;
+};
+
+/// The loop's exit test: "induction <comparison> bound" with an invariant bound.
+struct ExitTest {
+  const Induction* induction = nullptr;
+  const clang::Expr* bound = nullptr;  // nullptr: 0 (while (n--), while (n))
+  ir::Comparison comparison = ir::Comparison::NotEqual;
+  bool updatedBeforeTest = false;      // --n in the condition: the test sees the updated value
+  const clang::Expr* conjunct = nullptr;
+  std::vector<const clang::Expr*> otherConjuncts;  // "&& *p != 0": exits the test cannot count
+};
+
+/// Induction variables of the loop with condition "cond", body "body" and increment "inc"
+/// (each may be null).
+InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast);
+/// The conjunct of "cond" (split at &&) that tests an induction variable against an invariant.
+std::optional<ExitTest> matchExitTest(const clang::Expr* cond, const InductionScan& scan, clang::ASTContext& ast);
+/// For "if (exit) break;" opening an endless loop: the test that keeps the loop running.
+std::optional<ExitTest> matchExitWhen(const clang::Expr* exit, const InductionScan& scan, clang::ASTContext& ast);
+/// True if "e" calls, has side effects, names a local in "changed" or (with "memoryVaries")
+/// reads memory. A bound read from memory counts as invariant, as in a for loop's header.
+bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries);
+
+}  // namespace cats::frontend

@@ -1,0 +1,377 @@
+// Loops and pointers as real code writes them: induction variables of while, do and for
+// loops, pointer walks, counters, early exits, calls in conditions, and the diagnostics
+// that say what the analysis could not follow.
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace cats;
+
+namespace {
+
+std::vector<const trace::Scope*> loopScopes(const trace::Trace& t) {
+  std::vector<const trace::Scope*> out;
+  for (const auto& s : t.scopes)
+    if (s.kind == trace::ScopeKind::Loop) out.push_back(&s);
+  return out;
+}
+
+bool hasDiagnostic(const trace::Trace& t, const std::string& part) {
+  for (const auto& d : t.diagnostics)
+    if (d.message.find(part) != std::string::npos) return true;
+  return false;
+}
+
+std::string stride(const trace::Event& e) { return e.classification.strideBytes ? sym::print(*e.classification.strideBytes) : "none"; }
+
+}  // namespace
+
+TEST_CASE("a while loop with a counter updated in the body is counted", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+      while (i < n) {
+        a[i] = 1;
+        i++;
+        a[i] = 2;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 1);
+  CHECK(loops[0]->iterator == "i");
+  CHECK(loops[0]->opaqueReason.empty());
+  CHECK(sym::print(loops[0]->start) == "0");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(sym::print(loops[0]->step) == "1");
+  const auto lines = test::accessLines(t);
+  REQUIRE(lines.size() == 2);
+  CHECK(lines[0] == "f 5:9 write a[i] -> a stride-1 stride=8");
+  CHECK(lines[1] == "f 7:9 write a[i] -> a stride-1 stride=8");  // after the update: one element further
+  CHECK(sym::print(t.events.back().offset) == "8*i + 8");
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("decrementing do-while loops and i += k counters", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int k, double *a) {
+      int j = n;
+      do {
+        j -= 2;
+        a[j] = 0;
+      } while (j > 0);
+      int i = 0;
+      while (i < n) { a[i] = 1; i += k; }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "j");
+  CHECK(sym::print(loops[0]->start) == "n");
+  CHECK(sym::print(loops[0]->step) == "-2");
+  CHECK(sym::print(loops[0]->bound) == "0");
+  CHECK(loops[0]->comparison == ir::Comparison::Greater);
+  const auto& aj = test::findAccess(t, "a[j]", ir::AccessMode::Write);
+  CHECK(sym::print(aj.offset) == "8*j - 16");
+  CHECK(aj.classification.kind == trace::AccessClass::StrideK);
+  CHECK(stride(aj) == "-16");
+  CHECK(sym::print(loops[1]->step) == "k");
+  const auto& ai = test::findAccess(t, "a[i]", ir::AccessMode::Write);
+  CHECK(ai.classification.kind == trace::AccessClass::StrideK);
+  CHECK(stride(ai) == "8*k");
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("while (n--) and do-while (--n) count down to zero", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *b) {
+      int len = n;
+      while (len--) a[len] = 0;
+      int m = n;
+      do { b[m] = 1; } while (--m);
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "len");
+  CHECK(sym::print(loops[0]->start) == "n");
+  CHECK(sym::print(loops[0]->bound) == "0");
+  CHECK(loops[0]->comparison == ir::Comparison::NotEqual);
+  CHECK(sym::print(test::findAccess(t, "a[len]", ir::AccessMode::Write).offset) == "8*len - 8");  // the body sees len - 1
+  CHECK(loops[1]->iterator == "m");
+  CHECK(sym::print(loops[1]->bound) == "0");  // --m tested after the body: m = n .. 1
+  CHECK(test::findAccess(t, "b[m]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+}
+
+TEST_CASE("pointer walks are stride-1 with exact trip counts", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *out, int s) {
+      double *end = a + n;
+      for (double *p = a; p < end; p++) *p = 1;
+      double *q = a;
+      while (q != end) *q++ = 2;
+      double *dst = out, *src = a;
+      int len = n;
+      while (len--) *dst++ = *src++;
+      for (double *r = a; r < end; r += s) *r = 3;
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 4);
+  CHECK(loops[0]->iterator == "p");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(loops[1]->iterator == "q");
+  CHECK(loops[1]->comparison == ir::Comparison::NotEqual);
+  CHECK(sym::print(loops[1]->bound) == "n");
+  for (const char* text : {"*p", "*q++", "*dst++", "*src++"}) {
+    const auto& e = test::findAccess(t, text, std::string(text) == "*src++" ? ir::AccessMode::Read : ir::AccessMode::Write);
+    INFO(text);
+    CHECK(e.classification.kind == trace::AccessClass::Stride1);
+    CHECK(stride(e) == "8");
+    CHECK(!e.classification.approximate);
+  }
+  CHECK(test::findAccess(t, "*dst++", ir::AccessMode::Write).container != test::findAccess(t, "*src++", ir::AccessMode::Read).container);
+  const auto& r = test::findAccess(t, "*r", ir::AccessMode::Write);
+  CHECK(r.classification.kind == trace::AccessClass::StrideK);
+  CHECK(stride(r) == "8*s");
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("secondary induction variables follow the loop iterator; conditional ones are unknowns said so", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *out, double *sel) {
+      int k = 0;
+      for (int i = 0; i < n; i++) out[k++] = a[i];
+      int m = 0;
+      for (int i = 0; i < n; i++)
+        if (a[i] > 0) sel[m++] = a[i];
+    })");
+  const auto& o = test::findAccess(t, "out[k++]", ir::AccessMode::Write);
+  CHECK(o.classification.kind == trace::AccessClass::Stride1);
+  CHECK(sym::print(o.offset) == "8*i");
+  const auto& s = test::findAccess(t, "sel[m++]", ir::AccessMode::Write);
+  CHECK(s.classification.kind == trace::AccessClass::Indirect);
+  CHECK(s.classification.approximate);
+  CHECK(hasDiagnostic(t, "'sel[m++]' is indirect and approximate"));
+  CHECK(hasDiagnostic(t, "m changes under a condition at"));
+}
+
+TEST_CASE("updates the analysis cannot count are named in a diagnostic at the access", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, const int *step) {
+      int i = 0;
+      while (i < n) { a[i] = 0; i += step[i]; }
+      int j = 0;
+      for (int r = 0; r < n; r++)
+        for (int c = 0; c < r; c++) a[j++] = 1;
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 3);
+  CHECK(!loops[0]->opaqueReason.empty());
+  CHECK(hasDiagnostic(t, "i changes by an amount that is not loop-invariant"));
+  const auto& aj = test::findAccess(t, "a[j++]", ir::AccessMode::Write);
+  CHECK(aj.classification.kind == trace::AccessClass::Indirect);
+  CHECK(hasDiagnostic(t, "j changes in an inner loop"));
+}
+
+TEST_CASE("for (;;) with a break: induction variables followed, trip count unknown and said so", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+      for (;;) {
+        if (a[i] == 0) break;
+        a[i] = 1;
+        i++;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 1);
+  CHECK(loops[0]->opaqueReason.empty());
+  CHECK(loops[0]->earlyExit);
+  CHECK(test::findAccess(t, "a[i]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+  CHECK(hasDiagnostic(t, "trip count is unknown (induction variables followed: i)"));
+  CHECK(hasDiagnostic(t, "exits break when a[i] == 0 at"));
+  CHECK(t.approximate);
+}
+
+TEST_CASE("an exit condition next to the counted test makes the trip count an upper bound", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+      while (i < n && a[i] != 0) i++;
+      for (int j = 0; j < n; j++) {
+        if (a[j] < 0) return;
+        a[j] = 1;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "i");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(loops[0]->earlyExit);
+  CHECK(hasDiagnostic(t, "exits when !(a[i] != 0)"));
+  CHECK(loops[1]->earlyExit);
+  CHECK(hasDiagnostic(t, "exits return when a[j] < 0"));
+  CHECK(test::findAccess(t, "a[i]", ir::AccessMode::Read).loopHeader);
+}
+
+TEST_CASE("calls in loop conditions are traced at the start of the body, with a note", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    int g[8];
+    int more(void) { return g[0]; }
+    int limit(int n) { return g[1] + n; }
+    void f(int n, double *a) {
+      while (more()) a[0] = 1;
+      for (int i = 0; i < limit(n); i++) a[i] = 2;
+    }
+    int main(void) { double a[8]; f(8, a); return 0; })");
+  const auto& g0 = test::findAccess(t, "g[0]", ir::AccessMode::Read, "more");
+  const auto& g1 = test::findAccess(t, "g[1]", ir::AccessMode::Read, "limit");
+  auto inLoop = [&](const trace::Event& e) {
+    for (std::size_t s : t.stack(e.scope))
+      if (t.scopes[s].kind == trace::ScopeKind::Loop) return true;
+    return false;
+  };
+  CHECK(inLoop(g0));
+  CHECK(inLoop(g1));
+  CHECK(hasDiagnostic(t, "in the condition of the loop at"));
+}
+
+namespace {
+
+/* The arms of the branch scopes around "e", innermost first. */
+std::vector<std::string> armsAround(const trace::Trace& t, const trace::Event& e) {
+  std::vector<std::string> out;
+  auto stack = t.stack(e.scope);
+  for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+    if (t.scopes[*it].kind == trace::ScopeKind::Branch) out.push_back(t.scopes[*it].arm + " " + sym::print(t.scopes[*it].condition));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("forward goto: the skipped code is a branch arm under the negated condition", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    int g[4];
+    int f(int n, int *a) {
+      if (n < 1) goto fail;
+      a[0] = 1;
+      goto out;
+      a[1] = 2;
+    out:
+      return 0;
+    fail:
+      g[0] = 1;
+      return -1;
+    })");
+  const auto& a0 = test::findAccess(t, "a[0]", ir::AccessMode::Write);
+  auto arms = armsAround(t, a0);
+  REQUIRE(arms.size() == 1);
+  CHECK(arms[0].find("else") == 0);
+  CHECK(arms[0].find("n < 1") != std::string::npos);
+  for (const auto& line : test::accessLines(t)) CHECK(line.find("a[1]") == std::string::npos);  // dead after goto out
+  CHECK(armsAround(t, test::findAccess(t, "g[0]", ir::AccessMode::Write)).empty());
+  CHECK(!t.approximate);
+}
+
+TEST_CASE("backward goto is an opaque loop with a warning", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a) {
+      int i = 0;
+    again:
+      a[i] = 0;
+      i++;
+      if (i < n) goto again;
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 1);
+  CHECK(loops[0]->opaqueReason == "backward goto to label 'again'");
+  CHECK(hasDiagnostic(t, "backward goto to label 'again'"));
+  CHECK(hasDiagnostic(t, "'a[i]' is indirect and approximate"));
+}
+
+TEST_CASE("switch: an arm runs from its label through the next break", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int *a) {
+      switch (n) {
+        case 1: a[1] = 1;
+        case 2: a[2] = 2; break;
+        case 3:
+        case 4: a[4] = 4; break;
+        default: a[0] = 0;
+      }
+    })");
+  std::vector<std::string> arms;
+  for (const auto& e : t.events)
+    if (e.kind == trace::EventKind::Access) arms.push_back(t.scopes[e.scope].arm + ": " + e.text);
+  CHECK(arms == std::vector<std::string>{"case 1: a[1]", "case 1: a[2]", "case 2: a[2]", "case 3 | case 4: a[4]", "default: a[0]"});
+  CHECK(!hasDiagnostic(t, "fall-through"));
+  CHECK(!hasDiagnostic(t, "fell through"));
+}
+
+TEST_CASE("a conditional break inside a switch case is said to be approximated", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int *a) {
+      switch (n) {
+        case 1: if (a[0]) break; a[1] = 1;
+        case 2: a[2] = 2;
+      }
+    })");
+  CHECK(hasDiagnostic(t, "break under a condition in a switch case"));
+}
+
+TEST_CASE("short-circuit && and ||: the right operand's accesses are a branch on the left one", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    int f(int n, int *a, int *b) {
+      int r = 0;
+      if (n > 0 && a[n] > 0) r = 1;
+      if (n < 0 || b[0] > 0) r = 2;
+      return r;
+    })");
+  auto aArms = armsAround(t, test::findAccess(t, "a[n]", ir::AccessMode::Read));
+  REQUIRE(aArms.size() == 1);
+  CHECK(aArms[0] == "then n > 0");
+  auto bArms = armsAround(t, test::findAccess(t, "b[0]", ir::AccessMode::Read));
+  REQUIRE(bArms.size() == 1);
+  CHECK(bArms[0].find("else") == 0);
+}
+
+TEST_CASE("an endless loop opened by 'if (exit) break;' is counted by that test", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *end) {
+      int i = 0;
+      for (;;) {
+        if (i >= n) break;
+        a[i] = 1;
+        i++;
+      }
+      double *p = a;
+      while (1) {
+        if (p == end) break;
+        *p++ = 2;
+      }
+    })");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  CHECK(loops[0]->iterator == "i");
+  CHECK(sym::print(loops[0]->bound) == "n");
+  CHECK(loops[0]->comparison == ir::Comparison::Less);
+  CHECK(!loops[0]->earlyExit);
+  CHECK(test::findAccess(t, "a[i]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+  CHECK(loops[1]->iterator == "p");
+  CHECK(loops[1]->comparison == ir::Comparison::NotEqual);
+  CHECK(test::findAccess(t, "*p++", ir::AccessMode::Write).classification.kind == trace::AccessClass::Stride1);
+  CHECK(!hasDiagnostic(t, "early exit"));
+}
+
+TEST_CASE("?: with > is a max or a min; other selections are unknowns named at the access", "[loops][control]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int m, int c, double *a) {
+      int hi = n > m ? n : m;
+      int lo = n >= m ? m : n;
+      a[hi] = 1;
+      a[lo] = 2;
+      int s = c ? n : m + 1;
+      a[s] = 3;
+    })");
+  CHECK(sym::print(test::findAccess(t, "a[hi]", ir::AccessMode::Write).offset) == "8*max(n, m)");
+  CHECK(sym::print(test::findAccess(t, "a[lo]", ir::AccessMode::Write).offset) == "8*min(n, m)");
+  CHECK(test::findAccess(t, "a[s]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Indirect);
+  CHECK(hasDiagnostic(t, "value of c ? n : m + 1 at"));
+}
