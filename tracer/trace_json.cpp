@@ -154,7 +154,9 @@ std::string writeTraceJson(const Trace& t) {
     j["message"] = d.message;
     root["diagnostics"].push_back(std::move(j));
   }
-  return root.dump(2) + "\n";
+  // Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
+  // become U+FFFD instead of failing the whole report.
+  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 namespace {

@@ -1,0 +1,40 @@
+// What the fuzzers found, as behaviour: each case is a bug fuzz/regressions/ holds an input for,
+// restated on a small source of our own.
+#include "reports/analysis.hpp"
+#include "support.hpp"
+#include "tracer/trace_json.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+using namespace cats;
+
+namespace {
+
+/// An access whose source text holds a Latin-1 byte (0xE9, "é"), which is not UTF-8.
+const char* const kLatin1Source = "int t[256];\nint main(void) { return t[(unsigned char)\"caf\xe9\"[3]]; }\n";
+
+}  // namespace
+
+TEST_CASE("source text that is not UTF-8 reaches the JSON outputs as U+FFFD", "[fuzz]") {
+  trace::Trace t = test::analyzeSource(kLatin1Source);
+  std::string json = report::analysisJson(t);
+  CHECK(json.find("caf\xef\xbf\xbd") != std::string::npos);  // U+FFFD in UTF-8
+  CHECK_NOTHROW(nlohmann::json::parse(json));
+
+  std::string traceFile = trace::writeTraceJson(t);
+  trace::Trace back = trace::readTraceJson(traceFile);
+  CHECK(trace::writeTraceJson(back) == traceFile);
+}
+
+TEST_CASE("analyze --format json and --dump trace accept a source that is not UTF-8", "[fuzz][cli]") {
+  std::string file = test::writeFile(test::tempDir(), "latin1.c", kLatin1Source);
+  for (const char* how : {"--format json", "--dump trace"}) {
+    INFO(how);
+    test::CliResult r = test::runCli(std::string("analyze ") + how + " " + file);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("UTF-8") == std::string::npos);
+    CHECK(r.out.find("caf\xef\xbf\xbd") != std::string::npos);
+  }
+}
