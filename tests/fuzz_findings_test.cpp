@@ -38,3 +38,11 @@ TEST_CASE("analyze --format json and --dump trace accept a source that is not UT
     CHECK(r.out.find("caf\xef\xbf\xbd") != std::string::npos);
   }
 }
+
+TEST_CASE("a trace file whose scope parent is not a number is a format error", "[fuzz][trace-json]") {
+  trace::Trace t = test::analyzeSource("int a[4];\nint main(void) { for (int i = 0; i < 4; i++) a[i] = i; return 0; }\n");
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(trace::writeTraceJson(t));
+  REQUIRE(j["scopes"].size() >= 2);
+  j["scopes"][1]["parent"] = "0";
+  CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("scopes[1].parent"));
+}

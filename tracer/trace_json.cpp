@@ -311,7 +311,7 @@ Trace readTraceJson(const std::string& text) {
     s.id = r.get<std::size_t>(j, "id", where);
     if (s.id != t.scopes.size()) throw TraceFormatError(where + ".id: ids must count up from 0");
     if (!r.member(j, "parent", where).is_null()) {
-      s.parent = r.member(j, "parent", where).get<std::size_t>();
+      s.parent = r.get<std::size_t>(j, "parent", where);  // through get(): a wrong type is a TraceFormatError
       if (*s.parent >= s.id) throw TraceFormatError(where + ".parent: a parent comes before its children");
     }
     s.kind = parseEnum<ScopeKind>(r.get<std::string>(j, "kind", where), parseScopeKind, where + ".kind");
