@@ -21,8 +21,14 @@ bool isPureLibraryFunction(const std::string& name) {
   return names.count(name) != 0;
 }
 
-bool isAllocation(const std::string& name) {
-  return name == "malloc" || name == "calloc" || name == "realloc" || name == "aligned_alloc" || name == "posix_memalign";
+/* Whether a call of "name" with "args" arguments is a C allocation. With another argument count
+   (an implicitly declared posix_memalign, a program's own malloc) it is an ordinary call, since
+   allocation() reads the arguments the C function has. */
+bool isAllocation(const std::string& name, unsigned args) {
+  if (name == "malloc") return args == 1;
+  if (name == "calloc" || name == "realloc" || name == "aligned_alloc") return args == 2;
+  if (name == "posix_memalign") return args == 3;
+  return false;
 }
 
 }  // namespace
@@ -50,7 +56,7 @@ Value FunctionBuilder::call(const clang::CallExpr* c, const std::string& nameHin
     return Value::unknown();
   }
   std::string name = callee->getNameAsString();
-  if (isAllocation(name)) return allocation(c, name, nameHint);
+  if (isAllocation(name, c->getNumArgs())) return allocation(c, name, nameHint);
   if (name == "free") {
     deallocation(c);
     return Value::unknown();

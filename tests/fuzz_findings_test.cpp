@@ -46,3 +46,26 @@ TEST_CASE("a trace file whose scope parent is not a number is a format error", "
   j["scopes"][1]["parent"] = "0";
   CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("scopes[1].parent"));
 }
+
+TEST_CASE("a trace file with a bad container dimension is a format error", "[fuzz][trace-json]") {
+  trace::Trace t = test::analyzeSource("double a[4][8];\nint main(void) { a[1][2] = 0; return 0; }\n");
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(trace::writeTraceJson(t));
+  for (auto& c : j["containers"]) {
+    if (c["dims"].empty()) continue;
+    for (nlohmann::ordered_json bad : {nlohmann::ordered_json("no_such_symbol"), nlohmann::ordered_json(8)}) {
+      c["dims"][0] = bad;
+      CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains(".dims"));
+    }
+    return;
+  }
+  FAIL("no container with dimensions");
+}
+
+TEST_CASE("an allocation function called with the wrong argument count is an ordinary call", "[fuzz][frontend]") {
+  trace::Trace t = test::analyzeSource("int a[8];\nint main(void) { int *p; posix_memalign(&p, 64); a[posix_memalign(1) % 8] = 1; return 0; }\n");
+  CHECK(test::findAccess(t, "a[posix_memalign(1) % 8]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Indirect);
+  bool warned = false;
+  for (const auto& d : t.diagnostics) warned |= d.message.find("posix_memalign") != std::string::npos;
+  CHECK(warned);
+  CHECK(t.approximate);
+}

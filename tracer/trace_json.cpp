@@ -190,6 +190,16 @@ class Reader {
     }
   }
 
+  /* "j", which must be a JSON string, parsed as an expression. */
+  sym::Expr exprValue(const ordered_json& j, const std::string& where) const {
+    if (!j.is_string()) throw TraceFormatError(where + ": not a string");
+    try {
+      return trace_.context.parse(j.get<std::string>());
+    } catch (const sym::ParseError& e) {
+      throw TraceFormatError(where + ": " + e.what());
+    }
+  }
+
   ir::SourceLoc loc(const ordered_json& j, const std::string& where) const {
     return ir::SourceLoc{get<std::string>(j, "file", where), get<unsigned>(j, "line", where), get<unsigned>(j, "column", where)};
   }
@@ -295,7 +305,7 @@ Trace readTraceJson(const std::string& text) {
     c.elementType = r.get<std::string>(j, "element_type", where);
     c.elementBytes = r.get<std::int64_t>(j, "element_bytes", where);
     c.sizeBytes = r.expr(j, "size_bytes", where);
-    for (const auto& d : r.member(j, "dims", where)) c.dims.push_back(t.context.parse(d.get<std::string>()));
+    for (const auto& d : r.member(j, "dims", where)) c.dims.push_back(r.exprValue(d, where + ".dims"));
     for (const auto& f : r.member(j, "fields", where))
       c.fields.push_back(ir::Field{r.get<std::string>(f, "name", where), r.get<std::int64_t>(f, "offset", where),
                                    r.get<std::int64_t>(f, "bytes", where), r.get<std::string>(f, "type", where)});
