@@ -119,7 +119,9 @@ std::string analysisJson(const trace::Trace& t) {
   for (const auto& d : t.diagnostics)
     root["diagnostics"].push_back(ordered_json{{"severity", std::string(ir::toString(d.severity))}, {"file", d.loc.file},
                                                {"line", d.loc.line}, {"column", d.loc.column}, {"message", d.message}});
-  return root.dump(2) + "\n";
+  // Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
+  // become U+FFFD instead of failing the whole report.
+  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace cats::report

@@ -69,7 +69,9 @@ std::string simulationJson(const SimulationReportInput& in) {
   root["by_line"] = groupsJson(in, GroupBy::Line);
   root["by_context"] = groupsJson(in, GroupBy::Context);
   root["notes"] = r.notes;
-  return root.dump(2) + "\n";
+  // Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
+  // become U+FFFD instead of failing the whole report.
+  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace cats::report

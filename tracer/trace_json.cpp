@@ -177,7 +177,9 @@ std::string writeTraceJson(const Trace& t) {
     j["message"] = d.message;
     root["diagnostics"].push_back(std::move(j));
   }
-  return root.dump(2) + "\n";
+  // Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
+  // become U+FFFD instead of failing the whole report.
+  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 namespace {
@@ -216,6 +218,16 @@ class Reader {
     auto id = get<std::size_t>(j, key, where);
     if (id >= trace_.containers.size()) throw TraceFormatError(where + "." + key + ": no such container");
     return id;
+  }
+
+  /* "j", which must be a JSON string, parsed as an expression. */
+  sym::Expr exprValue(const ordered_json& j, const std::string& where) const {
+    if (!j.is_string()) throw TraceFormatError(where + ": not a string");
+    try {
+      return trace_.context.parse(j.get<std::string>());
+    } catch (const sym::ParseError& e) {
+      throw TraceFormatError(where + ": " + e.what());
+    }
   }
 
   ir::SourceLoc loc(const ordered_json& j, const std::string& where) const {
@@ -328,7 +340,7 @@ Trace readTraceJson(const std::string& text) {
     c.elementType = r.get<std::string>(j, "element_type", where);
     c.elementBytes = r.get<std::int64_t>(j, "element_bytes", where);
     c.sizeBytes = r.expr(j, "size_bytes", where);
-    for (const auto& d : r.member(j, "dims", where)) c.dims.push_back(t.context.parse(d.get<std::string>()));
+    for (const auto& d : r.member(j, "dims", where)) c.dims.push_back(r.exprValue(d, where + ".dims"));
     for (const auto& f : r.member(j, "fields", where))
       c.fields.push_back(ir::Field{r.get<std::string>(f, "name", where), r.get<std::int64_t>(f, "offset", where),
                                    r.get<std::int64_t>(f, "bytes", where), r.get<std::string>(f, "type", where)});
@@ -347,7 +359,7 @@ Trace readTraceJson(const std::string& text) {
     s.id = r.get<std::size_t>(j, "id", where);
     if (s.id != t.scopes.size()) throw TraceFormatError(where + ".id: ids must count up from 0");
     if (!r.member(j, "parent", where).is_null()) {
-      s.parent = r.member(j, "parent", where).get<std::size_t>();
+      s.parent = r.get<std::size_t>(j, "parent", where);  // through get(): a wrong type is a TraceFormatError
       if (*s.parent >= s.id) throw TraceFormatError(where + ".parent: a parent comes before its children");
     }
     s.kind = parseEnum<ScopeKind>(r.get<std::string>(j, "kind", where), parseScopeKind, where + ".kind");

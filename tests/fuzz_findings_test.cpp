@@ -1,0 +1,71 @@
+// What the fuzzers found, as behaviour: each case is a bug fuzz/regressions/ holds an input for,
+// restated on a small source of our own.
+#include "reports/analysis.hpp"
+#include "support.hpp"
+#include "tracer/trace_json.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+
+using namespace cats;
+
+namespace {
+
+/// An access whose source text holds a Latin-1 byte (0xE9, "é"), which is not UTF-8.
+const char* const kLatin1Source = "int t[256];\nint main(void) { return t[(unsigned char)\"caf\xe9\"[3]]; }\n";
+
+}  // namespace
+
+TEST_CASE("source text that is not UTF-8 reaches the JSON outputs as U+FFFD", "[fuzz]") {
+  trace::Trace t = test::analyzeSource(kLatin1Source);
+  std::string json = report::analysisJson(t);
+  CHECK(json.find("caf\xef\xbf\xbd") != std::string::npos);  // U+FFFD in UTF-8
+  CHECK_NOTHROW(nlohmann::json::parse(json));
+
+  std::string traceFile = trace::writeTraceJson(t);
+  trace::Trace back = trace::readTraceJson(traceFile);
+  CHECK(trace::writeTraceJson(back) == traceFile);
+}
+
+TEST_CASE("analyze --format json and --dump trace accept a source that is not UTF-8", "[fuzz][cli]") {
+  std::string file = test::writeFile(test::tempDir(), "latin1.c", kLatin1Source);
+  for (const char* how : {"--format json", "--dump trace"}) {
+    INFO(how);
+    test::CliResult r = test::runCli(std::string("analyze ") + how + " " + file);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("UTF-8") == std::string::npos);
+    CHECK(r.out.find("caf\xef\xbf\xbd") != std::string::npos);
+  }
+}
+
+TEST_CASE("a trace file whose scope parent is not a number is a format error", "[fuzz][trace-json]") {
+  trace::Trace t = test::analyzeSource("int a[4];\nint main(void) { for (int i = 0; i < 4; i++) a[i] = i; return 0; }\n");
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(trace::writeTraceJson(t));
+  REQUIRE(j["scopes"].size() >= 2);
+  j["scopes"][1]["parent"] = "0";
+  CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("scopes[1].parent"));
+}
+
+TEST_CASE("a trace file with a bad container dimension is a format error", "[fuzz][trace-json]") {
+  trace::Trace t = test::analyzeSource("double a[4][8];\nint main(void) { a[1][2] = 0; return 0; }\n");
+  nlohmann::ordered_json j = nlohmann::ordered_json::parse(trace::writeTraceJson(t));
+  for (auto& c : j["containers"]) {
+    if (c["dims"].empty()) continue;
+    for (nlohmann::ordered_json bad : {nlohmann::ordered_json("no_such_symbol"), nlohmann::ordered_json(8)}) {
+      c["dims"][0] = bad;
+      CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains(".dims"));
+    }
+    return;
+  }
+  FAIL("no container with dimensions");
+}
+
+TEST_CASE("an allocation function called with the wrong argument count is an ordinary call", "[fuzz][frontend]") {
+  trace::Trace t = test::analyzeSource("int a[8];\nint main(void) { int *p; posix_memalign(&p, 64); a[posix_memalign(1) % 8] = 1; return 0; }\n");
+  CHECK(test::findAccess(t, "a[posix_memalign(1) % 8]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Indirect);
+  bool warned = false;
+  for (const auto& d : t.diagnostics) warned |= d.message.find("posix_memalign") != std::string::npos;
+  CHECK(warned);
+  CHECK(t.approximate);
+}
