@@ -2,7 +2,8 @@
 # Builds the libFuzzer targets into build-fuzz/ (clang++-14, AddressSanitizer + UBSan, CMake option
 # CATS_FUZZ=ON) and runs each for N seconds (default 180). See docs/fuzzing.md.
 #   scripts/fuzz.sh [--seconds N] [--build-only] [TARGET...]   TARGET: frontend_fuzz trace_reader_fuzz
-# Inputs are read from fuzz/corpus/TARGET and fuzz/regressions/TARGET; new interesting inputs go to
+# Inputs are read from fuzz/corpus/TARGET and fuzz/regressions/TARGET (the frontend also from examples/
+# and tests/inputs/bad/); new interesting inputs go to
 # build-fuzz/corpus/TARGET (not committed), crashes, timeouts and out-of-memory inputs to
 # fuzz/crashes/TARGET/. Exits 1 when any target found a problem.
 set -euo pipefail
@@ -39,15 +40,15 @@ cmake --build build-fuzz -j "$(nproc)" --target "${targets[@]}"
 status=0
 for t in "${targets[@]}"; do
   case "$t" in
-    frontend_fuzz) extra=(-max_len=4096 -dict=fuzz/c.dict) ;;
-    trace_reader_fuzz) extra=(-max_len=32768 -dict=fuzz/json.dict) ;;
+    frontend_fuzz) extra=(-max_len=4096 -dict=fuzz/c.dict); seeds=(examples tests/inputs/bad) ;;
+    trace_reader_fuzz) extra=(-max_len=32768 -dict=fuzz/json.dict); seeds=() ;;
   esac
   mkdir -p "build-fuzz/corpus/$t" "fuzz/crashes/$t" "fuzz/corpus/$t" "fuzz/regressions/$t"
   echo "fuzz.sh: $t for ${seconds} s"
   # stderr of the target (Clang's parse errors) is closed; libFuzzer's and the sanitizers' reports stay.
   if ! "build-fuzz/fuzz/$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=4096 -close_fd_mask=2 \
       -print_final_stats=1 -artifact_prefix="fuzz/crashes/$t/" "${extra[@]}" \
-      "build-fuzz/corpus/$t" "fuzz/corpus/$t" "fuzz/regressions/$t"; then
+      "build-fuzz/corpus/$t" "fuzz/corpus/$t" "fuzz/regressions/$t" "${seeds[@]}"; then
     echo "fuzz.sh: $t FAILED; the input is in fuzz/crashes/$t/ (make it a regression in fuzz/regressions/$t/)" >&2
     status=1
   fi

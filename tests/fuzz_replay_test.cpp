@@ -16,9 +16,14 @@ using namespace cats;
 
 namespace {
 
-/* Files of fuzz/corpus/TARGET and fuzz/regressions/TARGET, sorted. */
+/* Files of fuzz/corpus/TARGET and fuzz/regressions/TARGET (and, for the frontend, the C files of
+   examples/ and tests/inputs/bad/, which scripts/fuzz.sh also seeds with), sorted. */
 std::vector<std::string> inputsOf(const std::string& target) {
   std::vector<std::string> files;
+  if (target == "frontend_fuzz")
+    for (const char* seeds : {"examples", "tests/inputs/bad"})
+      for (const auto& entry : std::filesystem::recursive_directory_iterator(test::sourcePath(seeds)))
+        if (entry.is_regular_file() && entry.path().extension() == ".c") files.push_back(entry.path().string());
   for (const char* kind : {"corpus", "regressions"}) {
     std::filesystem::path dir = test::sourcePath("fuzz/" + std::string(kind) + "/" + target);
     if (!std::filesystem::is_directory(dir)) continue;

@@ -1,4 +1,0 @@
-void broken(int n, double *a) {
-  for (int i = 0; i < n; i++)
-    a[i] = ;
-}
