@@ -145,7 +145,9 @@ std::vector<std::string> commonFlags(const Options& options, const std::vector<s
     if (d.value) valued.push_back(d.name);
   std::set<std::string> macros = namesUsedAsMacros(valued, files, options.includeDirs);
   for (const auto& d : options.defines) {
-    if (!d.value || macros.count(d.name)) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
+    // A string literal can only be meant for the preprocessor (a build system's -DPACKAGE="name").
+    bool stringValue = d.value && d.value->size() >= 2 && d.value->front() == '"' && d.value->back() == '"';
+    if (!d.value || macros.count(d.name) || stringValue) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
     else if (!d.number)
       throw UsageError("-D " + d.name + "=" + *d.value + ": the value is not an integer, and " + d.name +
                        " is not a macro the sources define or test, so it could only bind a symbol");

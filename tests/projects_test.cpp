@@ -124,6 +124,9 @@ void kernel(int n) { for (int i = 0; i < SQUARE(n); i++) a[i] = 1; }
   // a macro name may take any text; a name that only binds needs an integer.
   std::string typed = test::writeFile(test::tempDir(), "t.c", "#ifndef T\n#define T int\n#endif\nT a[4];\nvoid f(void) { a[0] = 0; }\n");
   CHECK(test::runCli("analyze '" + typed + "' -D T=double").exitCode == 0);
+  // a string literal is a build system's macro used in code (-DPACKAGE="name"): it reaches the preprocessor
+  std::string named = test::writeFile(test::tempDir(), "p.c", "const char *name(void) { return PACKAGE; }\ndouble a[4];\nvoid f(void) { a[0] = 0; }\n");
+  CHECK(test::runCli("analyze '" + named + "' -D 'PACKAGE=\"demo\"'").exitCode == 0);
   auto bad = test::runCli("analyze '" + square + "' -D n=abc");
   CHECK(bad.exitCode == 2);
   CHECK(contains(bad.err, "-D n=abc"));
