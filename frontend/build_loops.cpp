@@ -157,9 +157,11 @@ void FunctionBuilder::loop(const LoopShape& shape) {
   for (const Induction& ind : scan.inductions) {
     const clang::VarDecl* var = ind.update.var;
     std::string name = var->getNameAsString();
-    auto it = env_.find(var);
-    bool pointer = it != env_.end() && it->second.kind == Value::Kind::Pointer;
-    if (it == env_.end() || (!pointer && it->second.kind != Value::Kind::Scalar)) {
+    auto found = env_.find(var);
+    // A copy: valueAside and pointeeBytes below evaluate expressions and may rebuild env_.
+    std::optional<Value> start = found == env_.end() ? std::nullopt : std::optional<Value>(found->second);
+    bool pointer = start && start->kind == Value::Kind::Pointer;
+    if (!start || (!pointer && start->kind != Value::Kind::Scalar)) {
       reasons[var] = "the value of " + name + " before the loop is not followed";
       continue;
     }
@@ -169,8 +171,8 @@ void FunctionBuilder::loop(const LoopShape& shape) {
       continue;
     }
     sym::Expr unit = pointer ? pointeeBytes(var->getType()) : sym::Expr(1);
-    walks.push_back(Walk{&ind, pointer, pointer ? it->second.pointer.offset : it->second.scalar, ind.update.sign * amount.scalar * unit, unit,
-                         it->second.pointer.container});
+    walks.push_back(Walk{&ind, pointer, pointer ? start->pointer.offset : start->scalar, ind.update.sign * amount.scalar * unit, unit,
+                         start->pointer.container});
   }
   const clang::IfStmt* exitIf = leadingExit(shape, ast_);
   auto test = exitIf ? matchExitWhen(exitIf->getCond(), scan, ast_) : matchExitTest(shape.cond, scan, ast_);
