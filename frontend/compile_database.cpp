@@ -1,4 +1,5 @@
-// compile_commands.json, read with LLVM's JSON parser. Clang's own reader runs every entry of a
+// compile_commands.json, read with nlohmann-json (LLVM 14's JSON.h does not compile with
+// clang++-14 in C++20, which the fuzz build uses). Clang's own reader runs every entry of a
 // file (a file listed twice would be analysed twice and its functions defined twice) and takes a
 // relative "directory" from the process's working directory, so we read the database ourselves.
 #include "compile_database.hpp"
@@ -6,12 +7,13 @@
 #include "frontend/frontend.hpp"
 
 #include <llvm/Support/CommandLine.h>
-#include <llvm/Support/JSON.h>
 #include <llvm/Support/StringSaver.h>
+#include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 namespace cats::frontend {
@@ -69,31 +71,35 @@ std::unique_ptr<clang::tooling::CompilationDatabase> readCompileCommands(const s
   fs::path databasePath = fs::path(buildDir) / "compile_commands.json";
   std::string where = "'" + databasePath.string() + "'";
   if (!fs::exists(databasePath)) throw InputError("no compile_commands.json in '" + buildDir + "'");
-  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(readText(databasePath));
-  if (!parsed) throw InputError(where + " is not valid JSON: " + llvm::toString(parsed.takeError()));
-  const llvm::json::Array* entries = parsed->getAsArray();
-  if (!entries) throw InputError(where + " is not a JSON array of compile commands");
+  nlohmann::json parsed = nlohmann::json::parse(readText(databasePath), nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) throw InputError(where + " is not valid JSON");
+  if (!parsed.is_array()) throw InputError(where + " is not a JSON array of compile commands");
   fs::path base = fs::absolute(fs::path(buildDir)).lexically_normal();
   std::map<std::string, clang::tooling::CompileCommand> commands;
   std::size_t index = 0;
-  for (const llvm::json::Value& value : *entries) {
+  auto text = [](const nlohmann::json& entry, const char* key) -> std::optional<std::string> {
+    auto it = entry.find(key);
+    if (it == entry.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+  };
+  for (const nlohmann::json& entry : parsed) {
     ++index;
-    const llvm::json::Object* entry = value.getAsObject();
-    auto directory = entry ? entry->getString("directory") : llvm::None;
-    auto file = entry ? entry->getString("file") : llvm::None;
-    const llvm::json::Array* arguments = entry ? entry->getArray("arguments") : nullptr;
-    auto command = entry ? entry->getString("command") : llvm::None;
+    bool object = entry.is_object();
+    auto directory = object ? text(entry, "directory") : std::nullopt;
+    auto file = object ? text(entry, "file") : std::nullopt;
+    const nlohmann::json* arguments = object && entry.contains("arguments") && entry["arguments"].is_array() ? &entry["arguments"] : nullptr;
+    auto command = object ? text(entry, "command") : std::nullopt;
     if (!directory || !file || (!arguments && !command))
       throw InputError(where + ": entry " + std::to_string(index) + " needs \"directory\", \"file\" and \"arguments\" or \"command\"");
-    std::string dir = absoluteFrom(base, directory->str());
-    std::string path = absoluteFrom(dir, file->str());
+    std::string dir = absoluteFrom(base, *directory);
+    std::string path = absoluteFrom(dir, *file);
     if (fs::path(path).extension() != ".c" || commands.count(path)) continue;
     std::vector<std::string> words;
     if (arguments) {
-      for (const llvm::json::Value& a : *arguments)
-        if (auto s = a.getAsString()) words.push_back(s->str());
+      for (const nlohmann::json& a : *arguments)
+        if (a.is_string()) words.push_back(a.get<std::string>());
     } else {
-      words = splitCommand(command->str());
+      words = splitCommand(*command);
     }
     if (words.empty()) throw InputError(where + ": entry " + std::to_string(index) + " has an empty command");
     commands.emplace(path, clang::tooling::CompileCommand(dir, path, std::move(words), ""));
