@@ -197,7 +197,10 @@ InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, c
   InnerLoopChanges inner;
   inner.TraverseStmt(const_cast<clang::Stmt*>(body));
 
-  for (const auto& [var, at] : all.changes) {
+  for (const auto& change : all.changes) {
+    // Named variables, not a structured binding: clang 14 cannot capture those in the lambdas below.
+    const clang::VarDecl* var = change.first;
+    const auto& at = change.second;
     auto site = std::find_if(sites.begin(), sites.end(), [&](const auto& s) { return s.first.var == var; });
     std::string name = var->getNameAsString();
     auto reject = [&](const clang::Stmt* where, const std::string& why) { scan.rejected[var] = {where, why}; };

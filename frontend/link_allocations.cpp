@@ -103,7 +103,9 @@ std::vector<Output> wrapperOutputs(ir::Function& f, const ir::Program& program) 
   if (f.returned) candidates.emplace_back(std::nullopt, *f.returned);
   for (const auto& [param, block] : f.storedThrough) candidates.emplace_back(param, block);
   std::vector<Output> outputs;
-  for (const auto& [through, block] : candidates) {
+  for (const auto& candidate : candidates) {
+    const auto& through = candidate.first;
+    const Ref& block = candidate.second;  // not a structured binding: clang 14 cannot capture those
     if (block.scope != Ref::Scope::Local || f.locals.at(block.index).kind != ir::ContainerKind::Heap) continue;
     auto alloc = soleAllocation(f, block);
     if (!alloc || !substitutable(alloc->sizeBytes, f, program)) continue;
