@@ -138,18 +138,13 @@ void FunctionBuilder::gotoLoop(const std::vector<const clang::Stmt*>& list, std:
   loop.varying = forgetAssignedIn(std::vector<const clang::Stmt*>(list.begin() + from, list.begin() + to + 1), {}, loop.loc);
   ir::Block* saved = current_;
   current_ = &loop.body;
-  int savedSwitch = std::exchange(switchDepth_, 0);
-  ++loopDepth_;
-  bool savedExit = std::exchange(sawEarlyExit_, false);
-  auto savedExits = std::exchange(exits_, {});
-  statement(label->getSubStmt());
-  statementRange(list, from + 1, to, [] {});
-  lowerCondition(loop, cond, false);
-  loop.hasEarlyExit = sawEarlyExit_;
-  sawEarlyExit_ = savedExit;
-  exits_ = savedExits;
-  --loopDepth_;
-  switchDepth_ = savedSwitch;
+  {
+    LoopBodyScope scope(*this);
+    statement(label->getSubStmt());
+    statementRange(list, from + 1, to, [] {});
+    lowerCondition(loop, cond, false);
+    loop.hasEarlyExit = sawEarlyExit_;
+  }
   current_ = saved;
   append(ir::Node{std::move(loop)});
 }

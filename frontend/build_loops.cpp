@@ -275,23 +275,20 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
   loop.varying.insert(loop.varying.begin(), iterator);
 
   ir::Block* saved = current_;
-  int savedSwitch = std::exchange(switchDepth_, 0);
-  ++loopDepth_;
-  bool savedExit = std::exchange(sawEarlyExit_, false);
-  auto savedExits = std::exchange(exits_, {});
-  if (!shape.testAfterBody) lowerCondition(loop, shape.cond, true);
-  current_ = &loop.body;
-  statement(shape.body);
-  if (shape.inc) eval(shape.inc);
-  if (shape.testAfterBody) lowerCondition(loop, shape.cond, false);
-  current_ = saved;
-  --loopDepth_;
-  switchDepth_ = savedSwitch;
-  if (test)
-    for (const clang::Expr* other : test->otherConjuncts) exits_.push_back("when !(" + sourceText(other) + ") at " + loc(other->getBeginLoc()).str());
-  loop.hasEarlyExit = sawEarlyExit_ || !exits_.empty();
-  std::vector<std::string> exits = std::exchange(exits_, savedExits);
-  sawEarlyExit_ = savedExit;
+  std::vector<std::string> exits;
+  {
+    LoopBodyScope body(*this);
+    if (!shape.testAfterBody) lowerCondition(loop, shape.cond, true);
+    current_ = &loop.body;
+    statement(shape.body);
+    if (shape.inc) eval(shape.inc);
+    if (shape.testAfterBody) lowerCondition(loop, shape.cond, false);
+    current_ = saved;
+    if (test)
+      for (const clang::Expr* other : test->otherConjuncts) exits_.push_back("when !(" + sourceText(other) + ") at " + loc(other->getBeginLoc()).str());
+    loop.hasEarlyExit = sawEarlyExit_ || !exits_.empty();
+    exits = std::move(exits_);
+  }
 
   std::string names;
   for (const Walk& w : walks) {
@@ -330,18 +327,13 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
   bool testAfterBody = clang::isa<clang::DoStmt>(s);
   if (!testAfterBody) lowerCondition(loop, cond, true);
   current_ = &loop.body;
-  int savedSwitch = std::exchange(switchDepth_, 0);
-  ++loopDepth_;
-  bool savedExit = std::exchange(sawEarlyExit_, false);
-  auto savedExits = std::exchange(exits_, {});
-  statement(body);
-  if (const auto* f = dyn_cast<clang::ForStmt>(s); f && f->getInc()) eval(f->getInc());
-  if (testAfterBody) lowerCondition(loop, cond, false);
-  loop.hasEarlyExit = sawEarlyExit_;
-  sawEarlyExit_ = savedExit;
-  exits_ = savedExits;
-  --loopDepth_;
-  switchDepth_ = savedSwitch;
+  {
+    LoopBodyScope scope(*this);
+    statement(body);
+    if (const auto* f = dyn_cast<clang::ForStmt>(s); f && f->getInc()) eval(f->getInc());
+    if (testAfterBody) lowerCondition(loop, cond, false);
+    loop.hasEarlyExit = sawEarlyExit_;
+  }
   current_ = saved;
   append(ir::Node{std::move(loop)});
 }

@@ -14,6 +14,8 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace cats::frontend {
 
@@ -76,6 +78,8 @@ std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
 std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem);
 
 class FunctionBuilder {
+  friend class LoopBodyScope;
+
  public:
   FunctionBuilder(ProgramState& state, clang::ASTContext& ast, const clang::FunctionDecl& decl);
   ir::Function build();
@@ -198,6 +202,33 @@ class FunctionBuilder {
   std::string sourceText(const clang::Stmt* s) const { return state_.sourceText(s); }
   void warn(clang::SourceLocation l, const std::string& message);
   void append(ir::Node n) { current_->push_back(std::move(n)); }
+};
+
+/// Lowering state while one loop body is lowered: the constructor enters a fresh loop level
+/// (no enclosing switch, no exits seen), the destructor gives the caller's state back.
+class LoopBodyScope {
+ public:
+  explicit LoopBodyScope(FunctionBuilder& builder)
+      : builder_(builder),
+        switchDepth_(std::exchange(builder.switchDepth_, 0)),
+        sawEarlyExit_(std::exchange(builder.sawEarlyExit_, false)),
+        exits_(std::exchange(builder.exits_, {})) {
+    ++builder_.loopDepth_;
+  }
+  ~LoopBodyScope() {
+    --builder_.loopDepth_;
+    builder_.switchDepth_ = switchDepth_;
+    builder_.sawEarlyExit_ = sawEarlyExit_;
+    builder_.exits_ = std::move(exits_);
+  }
+  LoopBodyScope(const LoopBodyScope&) = delete;
+  LoopBodyScope& operator=(const LoopBodyScope&) = delete;
+
+ private:
+  FunctionBuilder& builder_;
+  int switchDepth_;
+  bool sawEarlyExit_;
+  std::vector<std::string> exits_;
 };
 
 }  // namespace cats::frontend
