@@ -69,3 +69,25 @@ TEST_CASE("an allocation function called with the wrong argument count is an ord
   CHECK(warned);
   CHECK(t.approximate);
 }
+
+TEST_CASE("a trace file with a float, negative or huge number where a count belongs is a format error", "[fuzz][trace-json]") {
+  trace::Trace t = test::analyzeSource("int a[4];\nint main(void) { for (int i = 0; i < 4; i++) a[i] = i; return 0; }\n");
+  const nlohmann::ordered_json good = nlohmann::ordered_json::parse(trace::writeTraceJson(t));
+  REQUIRE(good["scopes"].size() >= 2);
+  // Found as 1.18447e+20 in scopes[].first_event: nlohmann casts a float to size_t, which is UB.
+  for (nlohmann::ordered_json bad : {nlohmann::ordered_json(1.18447e+20), nlohmann::ordered_json(2.5), nlohmann::ordered_json(-1)}) {
+    INFO(bad.dump());
+    nlohmann::ordered_json j = good;
+    j["scopes"][1]["first_event"] = bad;
+    CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("scopes[1].first_event"));
+  }
+  nlohmann::ordered_json j = good;
+  j["defaults"]["N"] = 9.3e25;
+  CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("defaults.N: must be a whole number"));
+  j = good;
+  j["version"] = 2.0;
+  CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("version: must be a whole number"));
+  j = good;
+  j["containers"][0]["element_bytes"] = 18446744073709551615ULL;
+  CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("out of range"));
+}

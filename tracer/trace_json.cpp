@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <limits>
+#include <type_traits>
 
 namespace cats::trace {
 
@@ -192,11 +194,28 @@ class Reader {
   template <typename T>
   T get(const ordered_json& j, const char* key, const std::string& where) const {
     if (!j.contains(key)) throw TraceFormatError(where + ": missing field '" + key + "'");
+    const ordered_json& value = j.at(key);
+    // nlohmann converts a float to an integer with a plain cast: undefined behaviour out of range.
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) checkWhole<T>(value, where + "." + key);
+    if constexpr (std::is_same_v<T, std::map<std::string, std::int64_t>>)
+      if (value.is_object())
+        for (const auto& item : value.items()) checkWhole<std::int64_t>(item.value(), where + "." + key + "." + item.key());
     try {
-      return j.at(key).get<T>();
+      return value.get<T>();
     } catch (const std::exception& e) {
       throw TraceFormatError(where + "." + key + ": " + e.what());
     }
+  }
+
+  /* A JSON integer that fits T; anything else (a float, a string, out of range) is a format error. */
+  template <typename T>
+  static void checkWhole(const ordered_json& value, const std::string& where) {
+    if (!value.is_number_integer()) throw TraceFormatError(where + ": must be a whole number");
+    bool fits = value.is_number_unsigned()
+                    ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())
+                    : (value.get<std::int64_t>() >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
+                       (std::is_unsigned_v<T> || value.get<std::int64_t>() <= static_cast<std::int64_t>(std::numeric_limits<T>::max())));
+    if (!fits) throw TraceFormatError(where + ": " + value.dump() + " is out of range");
   }
 
   const ordered_json& member(const ordered_json& j, const char* key, const std::string& where) const {
