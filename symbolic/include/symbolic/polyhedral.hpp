@@ -1,0 +1,63 @@
+// Integer sets and counting formulas as value types in GiNaC expressions: the vocabulary of the
+// polyhedral model (docs/polyhedral.md). isl does the set algebra behind symbolic/isl_adapter.hpp;
+// no isl type appears here.
+#pragma once
+
+#include "symbolic/expr.hpp"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cats::sym {
+
+/// expr >= 0, or expr == 0. "expr" is affine in the set's dimensions, existentials and parameters
+/// with rational coefficients; it may hold idiv/imod by integer constants and min/max.
+struct Constraint {
+  Expr expr = 0;
+  bool equality = false;
+
+  static Constraint atLeast(const Expr& lhs, const Expr& rhs) { return {lhs - rhs, false}; }   // lhs >= rhs
+  static Constraint lessThan(const Expr& lhs, const Expr& rhs) { return {rhs - lhs - 1, false}; }  // lhs < rhs
+  static Constraint equal(const Expr& lhs, const Expr& rhs) { return {lhs - rhs, true}; }
+};
+
+/// { name[dims] : exists existentials : constraints } over "params": an iteration domain, or the
+/// image of one (elements touched). Symbols are those of the trace's sym::Context.
+struct IntegerSet {
+  std::string name;                 // tuple name: a statement ("S3") or a container ("A")
+  std::vector<Symbol> dims;         // set dimensions, outermost first
+  std::vector<Symbol> existentials; // e.g. t in i = start + step*t for a strided loop
+  std::vector<Symbol> params;       // free parameters the constraints use, sorted by name
+  std::vector<Constraint> constraints;
+};
+
+/// Parameter values by symbol name.
+using ParamValues = std::map<std::string, std::int64_t>;
+
+/// A quasi-polynomial of the parameters valid where every constraint of "domain" holds
+/// (constraints over parameters only). "value" may hold idiv/imod of parameters (floor terms).
+struct CountPiece {
+  std::vector<Constraint> domain;
+  Expr value = 0;
+};
+
+/// A piecewise quasi-polynomial: pieces are disjoint; outside every piece the count is 0.
+struct PiecewiseCount {
+  std::vector<CountPiece> pieces;
+  std::vector<Symbol> params;
+  /// How it was derived: "summation" (exact, symbolic), "interpolation" (fitted to isl counts
+  /// and verified at extra points), or "" when there is no formula (see "reason").
+  std::string method;
+  std::string reason;  // why there is no (exact) formula
+  bool exact = false;  // equals the count at every parameter value satisfying the pieces' domains
+
+  /// Value at "values" (every parameter bound); nullopt when a parameter is unbound.
+  std::optional<std::int64_t> evaluate(const ParamValues& values) const;
+  /// "N >= 1: N^2/2 + N/2" per piece, one per line, deterministic.
+  std::string str() const;
+};
+
+}  // namespace cats::sym

@@ -1,0 +1,62 @@
+// The one place isl is used: isl's own C++ bindings (isl/cpp.h: RAII handles, errors as
+// isl::exception), an owner for the isl_ctx, and the conversion of our value types
+// (symbolic/polyhedral.hpp) to isl. Private to the symbolic library; no isl type leaves it.
+#pragma once
+
+#include "symbolic/polyhedral.hpp"
+
+#include <isl/cpp.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cats::sym::isl_adapter {
+
+/// An isl failure (a parse error, an exceeded operation budget), with isl's own message.
+class IslError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Owns one isl_ctx (isl::ctx does not) with a bounded number of operations per call, so that a
+/// hard set gives an IslError instead of a hang. Errors become isl::exception in the bindings.
+class Ctx {
+ public:
+  explicit Ctx(unsigned long maxOperations = 5'000'000);
+  Ctx(const Ctx&) = delete;
+  Ctx& operator=(const Ctx&) = delete;
+  ~Ctx();
+  isl::ctx get() const { return isl::ctx(ctx_); }
+  isl_ctx* raw() const { return ctx_; }
+  /// Starts a new operation budget (isl counts operations since the last reset).
+  void resetBudget() const;
+
+ private:
+  isl_ctx* ctx_ = nullptr;
+};
+
+/// Fails loudly when isl calls bind to the old isl copy libLLVM exports (docs: TOOLCHAIN trap 1).
+void checkIslLibrary();
+
+/// A name isl can parse for "name" (C identifiers that are isl keywords, or hold other
+/// characters, are renamed deterministically).
+std::string islName(const std::string& name);
+/// isl's text for an affine expression of ours whose coefficients are integers (scale it by
+/// denominatorLcm first): idiv(a, c) -> floor((a)/c) (a >= 0 assumed, as C truncation differs
+/// below 0), imod -> mod, min/max kept. Throws IslError for a non-affine expression (a product of
+/// symbols, a load, an unknown function).
+std::string affineText(const Expr& e);
+/// The least common multiple of the denominators of the rational coefficients in "e" (top level).
+long denominatorLcm(const Expr& e);
+/// "c >= 0" / "c = 0" with denominators cleared.
+std::string constraintText(const Constraint& c);
+/// "[N, M] -> { S[i, j] : exists (t : ...) }" for "set".
+std::string setText(const IntegerSet& set);
+isl::set toSet(const Ctx& ctx, const IntegerSet& set);
+/// The number of points of "set" with every parameter fixed by "values". Throws IslError when a
+/// parameter has no value, the set is unbounded or isl fails (isl_set_count_val returns a wrong
+/// 0 on a parametric set, so every parameter is fixed first).
+std::int64_t countPoints(const Ctx& ctx, const IntegerSet& set, const ParamValues& values);
+
+}  // namespace cats::sym::isl_adapter
