@@ -60,4 +60,25 @@ struct PiecewiseCount {
   std::string str() const;
 };
 
+/// Points of "set" as a piecewise quasi-polynomial of its parameters: symbolic summation with
+/// GiNaC (Faulhaber sums) over the nest isl normalises "set" into; min/max bounds split into
+/// pieces; steps and floor handled exactly. Never throws: no formula -> empty pieces + reason.
+PiecewiseCount countPoints(const IntegerSet& set);
+/// Distinct values of "subscripts" (expressions in the set's dims and params) over "set": the
+/// elements an access touches.
+PiecewiseCount countImage(const IntegerSet& set, const std::vector<Expr>& subscripts);
+/// Distinct cache lines of "lineBytes" an access touches: "subscripts" index a row-major array
+/// with extents "extents" (outermost first; the outermost may be 0 = unknown) of "elementBytes"
+/// elements whose base is line-aligned. "reason"/"exact" say where the formula approximates.
+PiecewiseCount countLines(const IntegerSet& set, const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
+                          std::int64_t elementBytes, std::int64_t lineBytes);
+
+/// The same three quantities by isl enumeration with every parameter fixed: the reference the
+/// formulas are tested against, and the fallback for sizes no formula covers. Throw
+/// std::runtime_error (with isl's message) when isl cannot answer.
+std::int64_t enumeratePoints(const IntegerSet& set, const ParamValues& values);
+std::int64_t enumerateImage(const IntegerSet& set, const std::vector<Expr>& subscripts, const ParamValues& values);
+std::int64_t enumerateLines(const IntegerSet& set, const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
+                            std::int64_t elementBytes, std::int64_t lineBytes, const ParamValues& values);
+
 }  // namespace cats::sym
