@@ -226,6 +226,35 @@ TEST_CASE("a flat subscript i*n + k is delinearised into [i][k] when k's loop bo
   CHECK(checkCounts(t, 5) == 2);
 }
 
+TEST_CASE("the leading extent comes from the allocation's size", "[poly-model]") {
+  trace::Trace t = test::analyzeSource(R"(
+    #include <stdlib.h>
+    void f(int n, int m) {
+      double *a = malloc(m * n * sizeof(double));
+      for (int i = 0; i < m; i++)
+        for (int k = 0; k < n; k++)
+          a[i * n + k] = 1;
+      free(a);
+    })");
+  trace::PolyModel m = trace::buildPolyModel(t);
+  const trace::PolyAccess* a = accessOf(m, t, "a[i * n + k]", ir::AccessMode::Write);
+  REQUIRE(a);
+  CHECK(printed(a->extents) == std::vector<std::string>{"m", "n"});
+  CHECK(a->elementBytes == 8);
+}
+
+TEST_CASE("analyze --dump model prints statements, domains, schedules and reasons", "[poly-model][cli]") {
+  auto r = test::runCli("analyze --dump model examples/matmul-heap --entry multiply");
+  REQUIRE(r.exitCode == 0);
+  CHECK(r.out.find("params: [n]") != std::string::npos);
+  CHECK(r.out.find("S0 in multiply at examples/matmul-heap/matmul.c:14:25") != std::string::npos);
+  CHECK(r.out.find("schedule [0, i, 0, j, 0, k, 0]") != std::string::npos);
+  CHECK(r.out.find("read A[i][k]  extents [?][n] x 8 B") != std::string::npos);
+  CHECK(r.out.find("coverage: 100.0%") != std::string::npos);
+  auto spmv = test::runCli("analyze --dump model examples/spmv-csr");
+  CHECK(spmv.out.find("not affine: x[col[j]]") != std::string::npos);
+}
+
 TEST_CASE("a branch on data makes a may-write in an inexact domain", "[poly-model]") {
   trace::Trace t = test::analyzeSource(R"(
     void f(int n, double *a, double *b) {

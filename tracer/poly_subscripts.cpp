@@ -100,12 +100,26 @@ void delineariseSingle(ArrayForm& f, const std::set<std::string>& dims, const st
   f.extents = std::move(extents);
 }
 
+/* The leading extent of "f" from the container's size when it is unknown (0): size / (element
+   bytes x inner extents), when that is a polynomial with integer coefficients in parameters. */
+void fillLeadingExtent(ArrayForm& f, const Container& c, const sym::Context& ctx) {
+  if (f.extents.empty() || !f.extents.front().is_zero()) return;
+  sym::Expr inner = f.elementBytes;
+  for (std::size_t k = 1; k < f.extents.size(); ++k) inner *= f.extents[k];
+  if (inner.is_zero() || sym::containsUnknown(c.sizeBytes, ctx) || !sym::containersIn(c.sizeBytes).empty()) return;
+  sym::Expr lead = GiNaC::normal(c.sizeBytes / inner).expand();
+  if (!lead.info(GiNaC::info_flags::polynomial) || !integerCoefficients(lead) || lead.is_zero()) return;
+  if (!sym::symbolsOfKind(lead, ctx, sym::SymbolKind::Iterator).empty()) return;
+  f.extents.front() = lead;
+}
+
 }  // namespace
 
 ArrayForm arrayForm(const Event& e, const Container& c, const std::set<std::string>& dims, const std::map<std::string, const Scope*>& loops,
                     const sym::Context& ctx) {
   ArrayForm f = declaredForm(e, c).value_or(flatForm(e, c));
   delineariseSingle(f, dims, loops, ctx);
+  fillLeadingExtent(f, c, ctx);
   for (const auto& s : f.subscripts) {
     if (auto r = nonAffineReason(s, dims, ctx)) {
       f.reason = "'" + e.text + "': subscript " + sym::print(s) + " is not affine: " + *r;

@@ -73,5 +73,8 @@ struct PolyModel {
 /// The model of "contexts" (TraceForm::Contexts, as expandContexts makes it). Never throws on
 /// an unsupported construct: it becomes a NonAffineAccess.
 PolyModel buildPolyModel(const Trace& contexts);
+/// "model" as deterministic text (`analyze --dump model`): statements with domain, schedule and
+/// accesses, then the non-affine accesses with their reasons, then the coverage.
+std::string dumpPolyModel(const PolyModel& model, const Trace& contexts);
 
 }  // namespace cats::trace
