@@ -66,7 +66,9 @@ struct PolyModel {
   std::vector<sym::Symbol> params;  // parameters of all domains, sorted by name
   std::vector<PolyStatement> statements;
   std::vector<NonAffineAccess> nonAffine;
-  /// Source accesses in statements / all source accesses, each counted once per trace event.
+  /// Source accesses in statements / all source accesses, each counted once per trace event
+  /// (a branch arm whose condition is a union is one statement per disjoint piece, so one event
+  /// may be in several statements, with disjoint domains; its count is their sum).
   double coverage() const;
 };
 
