@@ -140,7 +140,12 @@ class Builder {
     body.schedule.push_back(i);
     Path header = body;
     if (!outer.reason) {
-      LoopDomain d = loopDomain(s, i, outer.dimNames, t_.context);
+      LoopDomain d;
+      try {
+        d = loopDomain(s, i, outer.dimNames, t_.context);
+      } catch (const std::exception& ex) {
+        d.reason = "loop " + s.iterator + " at " + s.loc.str() + " cannot be analysed (" + ex.what() + ")";
+      }
       if (!d.reason && outer.dimNames.count(i.get_name()))
         d.reason = "loop " + s.iterator + " at " + s.loc.str() + " reuses the iterator of an enclosing loop";
       body.reason = header.reason = d.reason;
@@ -202,7 +207,22 @@ class Builder {
       bool holds = *arm.decided != negated;
       return ConditionPieces{holds ? std::vector<std::vector<sym::Constraint>>{{}} : std::vector<std::vector<sym::Constraint>>{}, true, {}};
     }
-    return conditionPieces(arm.condition, negated, path.dimNames, t_.context);
+    try {
+      return conditionPieces(arm.condition, negated, path.dimNames, t_.context);
+    } catch (const std::exception& ex) {
+      return ConditionPieces{{{}}, false, std::string("the condition cannot be analysed (") + ex.what() + ")"};
+    }
+  }
+
+  /* The array form of "e", or a reason when GiNaC fails on it (budgets, poles). */
+  ArrayForm formOf(const Event& e, const Path& path) const {
+    try {
+      return arrayForm(e, t_.containers.at(e.container), path.dimNames, path.loopsByIterator, t_.context);
+    } catch (const std::exception& ex) {
+      ArrayForm f;
+      f.reason = "'" + e.text + "': the subscripts cannot be analysed (" + ex.what() + ")";
+      return f;
+    }
   }
 
   /* Event "e" is not affine: listed once, though an arm split into pieces is walked again. */
@@ -232,7 +252,7 @@ class Builder {
     st.domain.constraints = path.constraints;
     for (std::size_t e : events) {
       const Event& ev = t_.events[e];
-      ArrayForm form = arrayForm(ev, t_.containers.at(ev.container), path.dimNames, path.loopsByIterator, t_.context);
+      ArrayForm form = formOf(ev, path);
       if (form.reason) {
         notAffine(e, *form.reason);
         continue;

@@ -109,7 +109,7 @@ void fillLeadingExtent(ArrayForm& f, const Container& c, const sym::Context& ctx
   if (inner.is_zero() || sym::containsUnknown(c.sizeBytes, ctx) || !sym::containersIn(c.sizeBytes).empty()) return;
   sym::Expr lead = GiNaC::normal(c.sizeBytes / inner).expand();
   if (!lead.info(GiNaC::info_flags::polynomial) || !integerCoefficients(lead) || lead.is_zero()) return;
-  if (!sym::symbolsOfKind(lead, ctx, sym::SymbolKind::Iterator).empty()) return;
+  if (!sym::symbolsOfKind(lead, ctx, sym::SymbolKind::Iterator).empty() || sym::containsUnknown(lead, ctx)) return;
   f.extents.front() = lead;
 }
 
