@@ -412,3 +412,32 @@ TEST_CASE("example kernels as entries: parametric domains count as -O0 simulates
     for (std::int64_t size : {0, 3, 16}) CHECK(checkCounts(t, size) > 0);
   }
 }
+
+TEST_CASE("subscripts that index a container in another shape fall back to the offset", "[poly-model]") {
+  trace::Trace t = test::analyzeSource(R"(
+    struct s { double w; double v[4]; };
+    double A[8][16];
+    struct s S[10];
+    void g(double (*p)[8]) {
+      for (int i = 0; i < 16; i++)
+        for (int k = 0; k < 8; k++)
+          p[i][k] = 0;
+    }
+    void f(void) {
+      g((double (*)[8])A);
+      for (int i = 0; i < 10; i++)
+        for (int k = 0; k < 4; k++)
+          S[i].v[k] = 1;
+    }
+    int main(void) { f(); return 0; })");
+  trace::PolyModel m = trace::buildPolyModel(t);
+  const trace::PolyAccess* p = accessOf(m, t, "p[i][k]", ir::AccessMode::Write);
+  REQUIRE(p);
+  CHECK(printed(p->subscripts) == std::vector<std::string>{"8*i + k"});
+  CHECK(printed(p->extents) == std::vector<std::string>{"128"});
+  const trace::PolyAccess* v = accessOf(m, t, "S[i].v[k]", ir::AccessMode::Write);
+  REQUIRE(v);
+  CHECK(printed(v->subscripts) == std::vector<std::string>{"40*i + 8*k + 8"});
+  CHECK(v->elementBytes == 1);
+  CHECK(checkCounts(t, 4) == 2);
+}

@@ -22,6 +22,18 @@ bool integerCoefficients(const sym::Expr& e) {
   return true;
 }
 
+/* The row-major address of "f" is the event's offset, up to a field inside one element: the
+   subscripts do not index the container in another shape (a cast or a reshaping pointer). */
+bool addressesAgree(const ArrayForm& f, const Event& e) {
+  sym::Expr linear = 0;
+  for (std::size_t k = 0; k < f.subscripts.size(); ++k) {
+    if (k > 0 && f.extents[k].is_zero()) return false;
+    linear = k == 0 ? f.subscripts[0] : linear * f.extents[k] + f.subscripts[k];
+  }
+  auto field = sym::toInteger((e.offset - f.elementBytes * linear).expand());
+  return field && *field >= 0 && *field < f.elementBytes;
+}
+
 /* The frontend's subscripts with the container's extents, when they match its dimensions (a
    pointer's leading subscript has no extent). */
 std::optional<ArrayForm> declaredForm(const Event& e, const Container& c) {
@@ -37,7 +49,7 @@ std::optional<ArrayForm> declaredForm(const Event& e, const Container& c) {
   } else {
     return std::nullopt;
   }
-  return f;
+  return addressesAgree(f, e) ? std::optional<ArrayForm>(f) : std::nullopt;
 }
 
 /* One subscript: the byte offset in elements, or in bytes. */
