@@ -441,3 +441,14 @@ TEST_CASE("subscripts that index a container in another shape fall back to the o
   CHECK(v->elementBytes == 1);
   CHECK(checkCounts(t, 4) == 2);
 }
+
+TEST_CASE("nested union guards do not multiply statements without bound", "[poly-model]") {
+  std::string code = "void f(int n, double *a) { for (int i = 0; i < n; i++) ";
+  for (int d = 0; d < 10; ++d) code += "if (i != " + std::to_string(d) + ") ";
+  code += "a[i] = 1; }";
+  trace::Trace t = test::analyzeSource(code);
+  trace::PolyModel m = trace::buildPolyModel(t);
+  CHECK(m.statements.size() <= 64);
+  CHECK(m.nonAffine.empty());
+  CHECK(m.coverage() == 1.0);
+}

@@ -52,7 +52,13 @@ struct Path {
   std::vector<sym::Expr> schedule;  // [p0, i1, p1, ..., id] without the last position
   bool exact = true;
   std::optional<std::string> reason;  // why statements below have no affine domain
+  std::size_t copies = 1;             // walks of this path: product of the pieces of the arms above
 };
+
+/// Most walks of one scope through the pieces of the branch arms above it; beyond, an arm is
+/// over-approximated by its enclosing domain (inexact) so that nested guards cannot multiply
+/// statements without bound.
+constexpr std::size_t kMaxCopies = 64;
 
 class Builder {
  public:
@@ -188,10 +194,12 @@ class Builder {
         else if (other < a) where.exact = false;  // where that arm is decided true is not excluded
       }
       if (where.pieces.empty()) where.pieces.push_back({sym::Constraint{-1, false}});
+      if (path.copies * where.pieces.size() > kMaxCopies) where = ConditionPieces{{{}}, false, "too many pieces"};
       std::size_t start = position, end = position;
       for (const auto& piece : where.pieces) {
         Path inside = path;
         inside.exact = path.exact && where.exact;
+        inside.copies = path.copies * where.pieces.size();
         inside.constraints.insert(inside.constraints.end(), piece.begin(), piece.end());
         std::size_t p = start;
         walk(arms[a], inside, p);
