@@ -452,3 +452,22 @@ TEST_CASE("nested union guards do not multiply statements without bound", "[poly
   CHECK(m.nonAffine.empty());
   CHECK(m.coverage() == 1.0);
 }
+
+TEST_CASE("the model's total equals the accesses `simulate --model O0` reports", "[poly-model][cli]") {
+  for (const std::string example : {"examples/matmul-stack", "examples/jacobi-2d", "examples/transpose"}) {
+    INFO(example);
+    test::AnalyzeOptions small;
+    small.defines = {{"N", "16"}, {"TSTEPS", "3"}};
+    trace::Trace t = test::analyze({example}, small);
+    trace::PolyModel m = trace::buildPolyModel(t);
+    REQUIRE(m.coverage() == 1.0);
+    std::int64_t predicted = 0;
+    for (const auto& s : m.statements) {
+      REQUIRE(s.exactDomain);
+      for (const auto& a : s.accesses) predicted += points(s.domain, {}) * static_cast<std::int64_t>(a.multiplicity);
+    }
+    auto r = test::runCli("simulate " + example + " -D N=16 -D TSTEPS=3 --model O0 --format json");
+    REQUIRE(r.exitCode == 0);
+    CHECK(nlohmann::json::parse(r.out)["accesses"].get<std::int64_t>() == predicted);
+  }
+}
