@@ -3,6 +3,7 @@
 #include "ir/dump.hpp"
 #include "reports/analysis.hpp"
 #include "tracer/expand.hpp"
+#include "tracer/poly_model.hpp"
 #include "tracer/trace_json.hpp"
 
 namespace cats::driver {
@@ -13,10 +14,14 @@ CLI::App* addAnalyzeCommand(CLI::App& app, AnalyzeArgs& args) {
   cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the result to FILE instead of standard output");
   cmd->add_option("--dump", args.dump, "Print a stage instead of the report: ir (text), trace (the JSON trace file: function summaries) "
-                  "or contexts (the same trace expanded into every calling context, as simulate reads it)")
-      ->check(CLI::IsMember({"ir", "trace", "contexts"}));
+                  "or contexts (the same trace expanded into every calling context, as simulate reads it), "
+                  "model (the polyhedral model of the contexts: statements, domains, schedule, non-affine accesses)")
+      ->check(CLI::IsMember({"ir", "trace", "contexts", "model"}));
   return cmd;
 }
+
+/* The polyhedral model of "contexts" as text. */
+static std::string modelText(const trace::Trace& contexts) { return trace::dumpPolyModel(trace::buildPolyModel(contexts), contexts); }
 
 int runAnalyze(const AnalyzeArgs& args) {
   TraceOutcome traced = traceSources(args.sources, args.dump == "ir");
@@ -27,6 +32,7 @@ int runAnalyze(const AnalyzeArgs& args) {
   if (!traced.trace) return traced.exitCode;
   std::string text = args.dump == "trace"      ? trace::writeTraceJson(*traced.trace)
                      : args.dump == "contexts" ? trace::writeTraceJson(trace::expandContexts(*traced.trace))
+                     : args.dump == "model"    ? modelText(trace::expandContexts(*traced.trace))
                      : args.format == "json" ? report::analysisJson(*traced.trace)
                                              : report::analysisText(*traced.trace);
   int rc = emit(text, args.output);
