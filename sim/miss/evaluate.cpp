@@ -8,6 +8,10 @@ namespace cats::sim::miss {
 
 namespace {
 
+/* A loop iteration touching more than this many times a level's lines misses all its reuses there:
+   no set keeps its share (and enumerating its lines would cost more than it tells). */
+constexpr std::uint64_t kPartialFitLimit = 2;
+
 /* "e" at "map" as a number, nullopt when a symbol is left. */
 std::optional<double> numberAt(const sym::Expr& e, const GiNaC::exmap& map) {
   sym::Expr v = e.subs(map).evalf();
@@ -38,6 +42,7 @@ struct Point {
   const Nest& nest;
   const cache::HierarchyConfig& config;
   const sym::Context& ctx;
+  bool partialFits;
   GiNaC::exmap params;
   Evaluation out;
   /* [level][group][position 0..d]: footprint with loops before "position" fixed. */
@@ -190,6 +195,48 @@ struct Point {
     return text;
   }
 
+  /* Share of group "g"'s lines in one iteration of "loop" that stay in level "l" although the
+     iteration touches more lines than the level holds: under LRU a set survives a cyclic walk when
+     it holds at most "ways" of the iteration's lines. Every container's base is taken at set 0, as
+     the page-aligned blocks of the simulator's parameters are. */
+  double survivingShare(std::size_t l, std::size_t loop, std::size_t g) const {
+    const cache::LevelConfig& level = config.levels[l];
+    cache::Geometry geo = cache::geometryOf(level);
+    if (level.associativity == 0 || out.loopLines[l][loop] > kPartialFitLimit * static_cast<double>(geo.lines)) return 0;
+    std::vector<std::uint32_t> occupancy(geo.sets, 0);
+    std::vector<std::uint64_t> mine;
+    auto sets = static_cast<std::int64_t>(geo.sets);
+    for (std::size_t other = 0; other < nest.groups.size(); ++other) {
+      const Group& group = nest.groups[other];
+      auto at = std::find(group.loops.begin(), group.loops.end(), loop);
+      if (at == group.loops.end()) continue;
+      auto position = static_cast<std::size_t>(at - group.loops.begin());
+      const Footprint& f = lines[l][other][position + 1];
+      std::uint32_t weight = carriesReuse(group, position, level.lineBytes) ? 1 : 2;
+      auto visit = [&](std::int64_t x) {
+        auto set = static_cast<std::uint64_t>(((x % sets) + sets) % sets);
+        occupancy[set] += weight;
+        if (other == g) mine.push_back(set);
+        return true;
+      };
+      if (!forEachLine(f, level.lineBytes, kPartialFitLimit * geo.lines, visit)) return 0;
+    }
+    if (mine.empty()) return 0;
+    double surviving = 0;
+    for (std::uint64_t set : mine) surviving += occupancy[set] <= geo.ways ? 1 : 0;
+    return surviving / static_cast<double>(mine.size());
+  }
+
+  /* Misses of group "g" at level "l" when the reuse carried by its loop at "failing" (and by
+     every loop outside it) misses: one load per line per iteration of that loop. */
+  double missesIf(std::size_t l, std::size_t g, std::optional<std::size_t> failing) const {
+    const Group& group = nest.groups[g];
+    if (!failing) return lines[l][g][0].lines;
+    double executions = 1;
+    for (std::size_t k = 0; k <= *failing; ++k) executions *= out.loops[group.loops[k]].trips;
+    return executions * lines[l][g][*failing + 1].lines;
+  }
+
   void misses() {
     out.groups.assign(config.levels.size(), std::vector<GroupLevel>(nest.groups.size()));
     out.containerMisses.assign(config.levels.size(), {});
@@ -199,19 +246,24 @@ struct Point {
       for (std::size_t g = 0; g < nest.groups.size(); ++g) {
         const Group& group = nest.groups[g];
         GroupLevel& result = out.groups[l][g];
+        std::optional<std::size_t> outer;  // the failing loop outside result.failing
+        bool conflicted = false;
         for (std::size_t q = 0; q < group.loops.size(); ++q) {
           bool fits = out.loopLines[l][group.loops[q]] * line <= capacity;
           auto c = conflict(g, q, l);
           if (c) out.conflicts.push_back(*c);
-          if (!fits || c) result.failing = q;
+          if (!fits || c) {
+            outer = result.failing;
+            result.failing = q;
+            conflicted = c.has_value();
+          }
+          if (!fits) result.tooLarge = q;
         }
-        double executions = 1;
-        std::size_t position = 0;
-        if (result.failing) {
-          for (std::size_t k = 0; k <= *result.failing; ++k) executions *= out.loops[group.loops[k]].trips;
-          position = *result.failing + 1;
+        result.misses = missesIf(l, g, result.failing);
+        if (result.failing && !conflicted && partialFits) {
+          double share = survivingShare(l, group.loops[*result.failing], g);
+          result.misses = (1 - share) * result.misses + share * missesIf(l, g, outer);
         }
-        result.misses = executions * lines[l][g][position].lines;
       }
       containerTotals(l, out.programLines[l] * line <= capacity);
     }
@@ -240,8 +292,9 @@ struct Point {
 
 double effectiveCapacity(const cache::LevelConfig& level) { return static_cast<double>(level.sizeBytes); }
 
-Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values) {
-  Point p{nest, config, ctx, {}, {}, {}};
+Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values,
+                    bool partialFits) {
+  Point p{nest, config, ctx, partialFits, {}, {}, {}};
   for (const auto& [name, value] : values)
     if (auto s = ctx.find(name)) p.params[*s] = value;
   if (p.loopValues() && p.footprints()) p.misses();

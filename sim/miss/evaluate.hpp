@@ -37,6 +37,7 @@ struct Conflict {
 
 struct GroupLevel {
   std::optional<std::size_t> failing;  // innermost loop position whose reuse does not fit (none: only cold misses)
+  std::optional<std::size_t> tooLarge;  // the same for capacity alone (the layer conditions, no set conflicts)
   double misses = 0;
 };
 
@@ -53,8 +54,11 @@ struct Evaluation {
   std::vector<Conflict> conflicts;
 };
 
-/// Everything at "values" (every parameter bound, else "reason").
-Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx,
-                    const sym::ParamValues& values);
+/// Everything at "values" (every parameter bound, else "reason"). With "partialFits", a reuse whose
+/// loop iteration overflows a level by less than twice its size keeps the share of its lines that
+/// sit in sets not overfull (costlier: every line of the iteration is enumerated); without, the
+/// misses are those of the layer conditions alone (enough for breakpoints and resonances).
+Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values,
+                    bool partialFits = true);
 
 }  // namespace cats::sim::miss
