@@ -93,7 +93,7 @@ double kernel(int n, double *A) {
 TEST_CASE("a column walk: misses every access once the column stops fitting", "[miss-model]") {
   trace::Trace t = kernelTrace(kColumnSum);
   auto config = smallHierarchy();
-  sim::MissModel m = sim::MissModel::build(t, trace::PolyModel{}, config);
+  sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
   for (std::int64_t n : {60, 100, 200, 300}) {
     sym::ParamValues v{{"n", n}};
     double predicted = predictedTotal(m, v, 0), simulated = sum(simulatedMisses(t, config, v, 0));
@@ -220,7 +220,7 @@ TEST_CASE("a column walk over double A[N][N] resonates in D1 at N = 512 and 1024
 TEST_CASE("resonance costs what the simulator sees: every access of the column walk misses", "[miss-model]") {
   trace::Trace t = kernelTrace(kColumnSum);
   auto config = smallHierarchy();  // 16 sets of 4 ways: rows of 32 doubles (4 lines) use 4 sets
-  sim::MissModel m = sim::MissModel::build(t, trace::PolyModel{}, config);
+  sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
   sym::ParamValues v{{"n", 32}};
   CHECK(m.resonances("n", 32, 32, {}).size() == 1);
   double predicted = predictedTotal(m, v, 0), simulated = sum(simulatedMisses(t, config, v, 0));
@@ -303,7 +303,7 @@ TEST_CASE("predicted D1 misses: median relative error at most 10 % over a sweep 
   std::vector<double> errors;
   for (const Kernel& k : sweepKernels()) {
     trace::Trace t = kernelTrace(k.code);
-    sim::MissModel m = sim::MissModel::build(t, trace::PolyModel{}, config);
+    sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
     for (std::int64_t n : k.sizes) {
       sym::ParamValues v{{"n", n}, {"t", 4}};
       for (std::size_t l = 0; l < config.levels.size(); ++l) {
@@ -320,7 +320,7 @@ TEST_CASE("predicted D1 misses: median relative error at most 10 % over a sweep 
       test::AnalyzeOptions options;
       options.defines = {{ex.define, std::to_string(n)}};
       trace::Trace t = test::analyze({ex.path}, options);
-      sim::MissModel m = sim::MissModel::build(t, trace::PolyModel{}, config);
+      sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
       double predicted = predictedTotal(m, {}, 0), simulated = sum(simulatedMisses(t, config, {}, 0));
       double error = std::abs(predicted - simulated) / std::max(1.0, simulated);
       errors.push_back(error);

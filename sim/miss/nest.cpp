@@ -91,10 +91,6 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     const trace::Event& ev = t.events[e];
     if (ev.kind != trace::EventKind::Access) continue;
     auto undecided = [&](const std::string& reason) { nest.undecided.push_back({ev.container, e, reason}); };
-    if (auto n = nonAffine.find(e); n != nonAffine.end()) {
-      undecided(n->second);
-      continue;
-    }
     std::vector<std::size_t> loops;
     std::vector<sym::Symbol> iterators;
     std::string reason;
@@ -117,7 +113,8 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     sym::Expr constant = 0;
     if (reason.empty()) reason = affineParts(ev.offset, iterators, t.context, coefficients, constant);
     if (!reason.empty()) {
-      undecided(reason);
+      auto named = nonAffine.find(e);
+      undecided(named != nonAffine.end() ? named->second : reason);
       continue;
     }
     Group g;

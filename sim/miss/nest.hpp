@@ -48,8 +48,11 @@ struct Nest {
   std::vector<Undecided> undecided;
 };
 
-/// The walks of every access event of "contexts" (TraceForm::Contexts). Accesses "model" lists as
-/// non-affine, and those the trace itself shows to be data-dependent, become Undecided.
+/// The walks of every access event of "contexts" (TraceForm::Contexts). An access whose byte offset
+/// is not affine in its loops' iterators (with coefficients in the parameters), or that depends on
+/// data, becomes Undecided, with "model"'s reason for it when it has one. The model's other
+/// non-affine accesses stay: a flat A[i*n + k] is a product of symbols for isl but a plain walk of
+/// 8*n bytes per i for a cache.
 Nest extractNest(const trace::Trace& contexts, const trace::PolyModel& model);
 
 }  // namespace cats::sim::miss
