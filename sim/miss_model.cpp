@@ -17,9 +17,10 @@ struct MissModel::Impl {
   miss::Nest nest;
   std::map<std::size_t, std::string> undecided;  // container -> the first reason
 
-  miss::Evaluation at(const std::string& parameter, std::int64_t value, sym::ParamValues values) const {
+  /* The layer conditions at "parameter" = "value" (formulas only when asked: they cost GiNaC work). */
+  miss::Evaluation at(const std::string& parameter, std::int64_t value, sym::ParamValues values, bool formulas = false) const {
     values[parameter] = value;
-    return miss::evaluate(nest, config, trace.context, values, false);
+    return miss::evaluate(nest, config, trace.context, values, {false, formulas});
   }
 };
 
@@ -133,7 +134,7 @@ std::vector<Breakpoint> MissModel::breakpoints(const std::string& parameter, std
         std::int64_t mid = low + (high - low) / 2;
         (stateOf(m.at(parameter, mid, values)) == stateOf(prev) ? low : high) = mid;
       }
-      miss::Evaluation flipped = m.at(parameter, high, values);
+      miss::Evaluation flipped = m.at(parameter, high, values, true);
       record(high, prev, flipped);
       prev = std::move(flipped);
       a = high;

@@ -42,8 +42,9 @@ struct Point {
   const Nest& nest;
   const cache::HierarchyConfig& config;
   const sym::Context& ctx;
-  bool partialFits;
+  EvaluateOptions options;
   GiNaC::exmap params;
+  std::vector<std::vector<double>> strides, offsets;  // [group]: numeric strides and member offsets
   Evaluation out;
   /* [level][group][position 0..d]: footprint with loops before "position" fixed. */
   std::vector<std::vector<std::vector<Footprint>>> lines;
@@ -61,6 +62,10 @@ struct Point {
         if (!start || !bound || !step) return unbound(loop.start + loop.bound + loop.step);
         v.trips = tripsOf(loop.comparison, *start, *bound, *step);
         v.mid = *start + *step * (v.trips - 1) / 2;
+        if (!options.formulas) {
+          out.loops.push_back(v);
+          continue;
+        }
         sym::Expr s = loop.start.subs(symbolic), b = loop.bound.subs(symbolic), st = loop.step.subs(symbolic);
         v.tripsSym = tripsFormula(loop.comparison, s, b, st);
         v.midSym = (s + st * (v.tripsSym - 1) / 2).expand();
@@ -78,22 +83,37 @@ struct Point {
     return false;
   }
 
+  /* Numeric strides and member offsets of every group (once: GiNaC substitution is the cost). */
+  bool groupValues() {
+    for (const Group& g : nest.groups) {
+      std::vector<double> s, o;
+      for (const auto& e : g.strides) {
+        auto v = numberAt(e, params);
+        if (!v) return unbound(e);
+        s.push_back(std::abs(*v));
+      }
+      for (const auto& e : g.offsets) {
+        auto v = numberAt(e, params);
+        if (!v) return unbound(e);
+        o.push_back(*v);
+      }
+      strides.push_back(std::move(s));
+      offsets.push_back(std::move(o));
+    }
+    return true;
+  }
+
   /* The walk of group "g" with its loops before "position" fixed. */
-  std::optional<Walk> walkOf(const Group& g, std::size_t position) {
+  Walk walkOf(std::size_t g, std::size_t position) const {
+    const Group& group = nest.groups[g];
     Walk w;
-    w.elementBytes = static_cast<double>(g.elementBytes);
-    for (std::size_t k = 0; k < g.loops.size(); ++k) {
-      auto stride = numberAt(g.strides[k], params);
-      if (!stride) return std::nullopt;
-      const LoopValue& v = out.loops[g.loops[k]];
+    w.elementBytes = static_cast<double>(group.elementBytes);
+    for (std::size_t k = 0; k < group.loops.size(); ++k) {
+      const LoopValue& v = out.loops[group.loops[k]];
       bool fixed = k < position;
-      w.dims.push_back({std::abs(*stride), fixed ? 1.0 : v.trips, g.strides[k], fixed ? sym::Expr(1) : v.tripsSym});
+      w.dims.push_back({strides[g][k], fixed ? 1.0 : v.trips, group.strides[k], fixed ? sym::Expr(1) : v.tripsSym});
     }
-    for (const auto& o : g.offsets) {
-      auto value = numberAt(o, params);
-      if (!value) return std::nullopt;
-      w.offsets.push_back(*value);
-    }
+    w.offsets = offsets[g];
     return w;
   }
 
@@ -103,9 +123,8 @@ struct Point {
     for (std::size_t g = 0; g < nest.groups.size(); ++g) {
       const Group& group = nest.groups[g];
       for (std::size_t position = 0; position <= group.loops.size(); ++position) {
-        auto walk = walkOf(group, position);
-        if (!walk) return unbound(group.strides.empty() ? group.offsets.front() : group.strides.front());
-        for (std::size_t l = 0; l < levels; ++l) lines[l][g].push_back(footprint(*walk, config.levels[l].lineBytes));
+        Walk walk = walkOf(g, position);
+        for (std::size_t l = 0; l < levels; ++l) lines[l][g].push_back(footprint(walk, config.levels[l].lineBytes, options.formulas));
       }
     }
     out.loopLines.assign(levels, std::vector<double>(nest.loops.size(), 0));
@@ -151,21 +170,18 @@ struct Point {
   }
 
   /* Whether group "g" reuses lines from one iteration of its loop at "position" to the next. */
-  bool carriesReuse(const Group& g, std::size_t position, std::int64_t line) const {
-    auto stride = numberAt(g.strides[position], params);
-    if (!stride || std::abs(*stride) < line) return true;
-    double spread = 0;
-    for (const auto& a : g.offsets)
-      for (const auto& b : g.offsets)
-        if (auto d = numberAt(a - b, params)) spread = std::max(spread, *d);
-    return std::abs(*stride) <= spread;
+  bool carriesReuse(std::size_t g, std::size_t position, std::int64_t line) const {
+    double stride = strides[g][position];
+    if (stride < line) return true;
+    auto [lo, hi] = std::minmax_element(offsets[g].begin(), offsets[g].end());
+    return lo != offsets[g].end() && stride <= *hi - *lo;
   }
 
   /* A conflict of group "g"'s reuse carried by the loop at "position" in "level", if any. */
   std::optional<Conflict> conflict(std::size_t g, std::size_t position, std::size_t l) {
     const cache::LevelConfig& level = config.levels[l];
     cache::Geometry geo = cache::geometryOf(level);
-    if (level.associativity == 0 || geo.sets <= 1 || !carriesReuse(nest.groups[g], position, level.lineBytes)) return std::nullopt;
+    if (level.associativity == 0 || geo.sets <= 1 || !carriesReuse(g, position, level.lineBytes)) return std::nullopt;
     const Footprint& f = lines[l][g][position + 1];
     double need = std::min(f.lines, static_cast<double>(geo.lines));
     if (need <= geo.ways) return std::nullopt;
@@ -212,7 +228,7 @@ struct Point {
       if (at == group.loops.end()) continue;
       auto position = static_cast<std::size_t>(at - group.loops.begin());
       const Footprint& f = lines[l][other][position + 1];
-      std::uint32_t weight = carriesReuse(group, position, level.lineBytes) ? 1 : 2;
+      std::uint32_t weight = carriesReuse(other, position, level.lineBytes) ? 1 : 2;
       auto visit = [&](std::int64_t x) {
         auto set = static_cast<std::uint64_t>(((x % sets) + sets) % sets);
         occupancy[set] += weight;
@@ -260,7 +276,7 @@ struct Point {
           if (!fits) result.tooLarge = q;
         }
         result.misses = missesIf(l, g, result.failing);
-        if (result.failing && !conflicted && partialFits) {
+        if (result.failing && !conflicted && options.partialFits) {
           double share = survivingShare(l, group.loops[*result.failing], g);
           result.misses = (1 - share) * result.misses + share * missesIf(l, g, outer);
         }
@@ -293,11 +309,11 @@ struct Point {
 double effectiveCapacity(const cache::LevelConfig& level) { return static_cast<double>(level.sizeBytes); }
 
 Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values,
-                    bool partialFits) {
-  Point p{nest, config, ctx, partialFits, {}, {}, {}};
+                    const EvaluateOptions& options) {
+  Point p{nest, config, ctx, options, {}, {}, {}, {}, {}};
   for (const auto& [name, value] : values)
     if (auto s = ctx.find(name)) p.params[*s] = value;
-  if (p.loopValues() && p.footprints()) p.misses();
+  if (p.loopValues() && p.groupValues() && p.footprints()) p.misses();
   return std::move(p.out);
 }
 

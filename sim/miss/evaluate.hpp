@@ -54,11 +54,18 @@ struct Evaluation {
   std::vector<Conflict> conflicts;
 };
 
-/// Everything at "values" (every parameter bound, else "reason"). With "partialFits", a reuse whose
-/// loop iteration overflows a level by less than twice its size keeps the share of its lines that
-/// sit in sets not overfull (costlier: every line of the iteration is enumerated); without, the
-/// misses are those of the layer conditions alone (enough for breakpoints and resonances).
+struct EvaluateOptions {
+  /// A reuse whose loop iteration overflows a level by less than twice its size keeps the share
+  /// of its lines that sit in sets not overfull (costlier: every line of the iteration is
+  /// enumerated); without, the misses are those of the layer conditions alone (enough for
+  /// breakpoints and resonances).
+  bool partialFits = true;
+  /// Footprints and trip counts also as formulas (loopLinesSym; GiNaC work, for breakpoints' text).
+  bool formulas = false;
+};
+
+/// Everything at "values" (every parameter bound, else "reason").
 Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values,
-                    bool partialFits = true);
+                    const EvaluateOptions& options = {});
 
 }  // namespace cats::sim::miss

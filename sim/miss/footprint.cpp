@@ -28,7 +28,7 @@ double linesOfRun(double span, std::int64_t start, std::int64_t granule, std::in
 }
 
 /* Members of one cluster (sorted offsets, close enough to share a bounding box) as runs. */
-Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_t line) {
+Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_t line, bool formulas) {
   std::vector<std::size_t> order(w.dims.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return w.dims[a].stride > w.dims[b].stride; });
@@ -57,7 +57,7 @@ Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_
   for (std::size_t d : ascending) {
     const Dim& dim = w.dims[d];
     double extra = hi[d] - lo[d];
-    Dim grown{dim.stride, dim.trips + extra, dim.strideSym, dim.tripsSym + static_cast<long>(extra)};
+    Dim grown{dim.stride, dim.trips + extra, dim.strideSym, formulas ? dim.tripsSym + static_cast<long>(extra) : sym::Expr(1)};
     if (grown.stride <= 0) continue;
     if (grown.trips <= 1) {
       granule = std::gcd(granule, whole(grown.stride) % line);
@@ -65,10 +65,10 @@ Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_
     }
     if (runs.copies.empty() && grown.stride < runs.span + line) {
       runs.span += grown.stride * (grown.trips - 1);
-      spanSym += grown.strideSym * (grown.tripsSym - 1);
+      if (formulas) spanSym += grown.strideSym * (grown.tripsSym - 1);
     } else {
       runs.copies.push_back(grown);
-      copiesSym *= grown.tripsSym;
+      if (formulas) copiesSym *= grown.tripsSym;
       granule = std::gcd(granule, whole(grown.stride) % line);
     }
   }
@@ -76,14 +76,14 @@ Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_
   for (const Dim& c : runs.copies) copies *= c.trips;
   Footprint f;
   f.lines = copies * linesOfRun(runs.span, whole(runs.start), granule == 0 ? line : granule, line);
-  f.linesSym = (copiesSym * ((spanSym - whole(w.elementBytes)) / line + 1)).expand();
+  if (formulas) f.linesSym = (copiesSym * ((spanSym - whole(w.elementBytes)) / line + 1)).expand();
   f.runs.push_back(std::move(runs));
   return f;
 }
 
 }  // namespace
 
-Footprint footprint(const Walk& w, std::int64_t line) {
+Footprint footprint(const Walk& w, std::int64_t line, bool formulas) {
   double extent = w.elementBytes;
   for (const Dim& d : w.dims) extent += d.stride * (d.trips - 1);
   std::vector<double> offsets = w.offsets;
@@ -92,7 +92,7 @@ Footprint footprint(const Walk& w, std::int64_t line) {
   std::vector<double> members;
   auto flush = [&] {
     if (members.empty()) return;
-    Footprint f = cluster(w, members, line);
+    Footprint f = cluster(w, members, line, formulas);
     total.lines += f.lines;
     total.linesSym += f.linesSym;
     for (auto& r : f.runs) total.runs.push_back(std::move(r));

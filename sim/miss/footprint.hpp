@@ -41,7 +41,8 @@ struct Footprint {
 };
 
 /// The lines "walk" touches for lines of "lineBytes" bytes; the container's base is line-aligned.
-Footprint footprint(const Walk& walk, std::int64_t lineBytes);
+/// linesSym only with "formulas" (else 0).
+Footprint footprint(const Walk& walk, std::int64_t lineBytes, bool formulas = true);
 
 /// Calls "visit" with the index (address / lineBytes, the container's base at 0) of every line of
 /// "f" until it returns false; false when "f" has more than "maxLines" lines to visit.
