@@ -255,7 +255,7 @@ TEST_CASE("breakpoints: the size where a reuse stops fitting, with its layer con
   CHECK(perCube(2 * b->value) == Approx(1.0).epsilon(0.05));
 }
 
-TEST_CASE("what the model cannot decide it names, container by container", "[miss-model]") {
+TEST_CASE("what the model cannot decide it names, container by container; empty loops miss nothing", "[miss-model]") {
   trace::Trace t = kernelTrace(R"(
 void kernel(int n, double *x, const int *col, double *y) {
   for (int i = 0; i < n; i++)
@@ -272,6 +272,11 @@ void kernel(int n, double *x, const int *col, double *y) {
       CHECK(e.misses);
     }
   }
+  for (const auto& e : m.predict({{"n", 0}})) CHECK((!e.misses || *e.misses == 0));
+  for (const auto& e : m.predict({{"n", -5}})) CHECK((!e.misses || *e.misses == 0));
+  CHECK(m.breakpoints("n", 100, 10, {}).empty());
+  CHECK(m.resonances("n", 100, 10, {}).empty());
+  CHECK(m.breakpoints("no_such_parameter", 1, 10, {}).empty());
   auto unbound = m.predict({});
   REQUIRE(!unbound.empty());
   for (const auto& e : unbound) {
@@ -300,7 +305,7 @@ std::vector<Example> sweepExamples() {
 
 TEST_CASE("predicted D1 misses: median relative error at most 10 % over a sweep of kernels", "[miss-model]") {
   auto config = smallHierarchy();
-  std::vector<double> errors;
+  std::vector<double> errors, llErrors;
   for (const Kernel& k : sweepKernels()) {
     trace::Trace t = kernelTrace(k.code);
     sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
@@ -309,7 +314,7 @@ TEST_CASE("predicted D1 misses: median relative error at most 10 % over a sweep 
       for (std::size_t l = 0; l < config.levels.size(); ++l) {
         double predicted = predictedTotal(m, v, l), simulated = sum(simulatedMisses(t, config, v, l));
         double error = std::abs(predicted - simulated) / std::max(1.0, simulated);
-        if (l == 0) errors.push_back(error);
+        (l == 0 ? errors : llErrors).push_back(error);
         std::cout << k.name << " n=" << n << " " << config.levels[l].name << ": predicted " << predicted << ", simulated " << simulated
                   << ", error " << std::lround(error * 1000) / 10.0 << " %\n";
       }
@@ -334,4 +339,7 @@ TEST_CASE("predicted D1 misses: median relative error at most 10 % over a sweep 
   double median = errors[errors.size() / 2];
   std::cout << "median relative error of D1 misses: " << median * 100 << " %\n";
   CHECK(median <= 0.10);
+  std::nth_element(llErrors.begin(), llErrors.begin() + static_cast<long>(llErrors.size() / 2), llErrors.end());
+  std::cout << "median relative error of LL misses (kernels): " << llErrors[llErrors.size() / 2] * 100 << " %\n";
+  CHECK(llErrors[llErrors.size() / 2] <= 0.10);
 }

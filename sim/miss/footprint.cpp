@@ -84,6 +84,8 @@ Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_
 }  // namespace
 
 Footprint footprint(const Walk& w, std::int64_t line, bool formulas) {
+  for (const Dim& d : w.dims)
+    if (d.trips < 1) return {};
   double extent = w.elementBytes;
   for (const Dim& d : w.dims) extent += d.stride * (d.trips - 1);
   std::vector<double> offsets = w.offsets;
