@@ -108,7 +108,7 @@ std::vector<Breakpoint> MissModel::breakpoints(const std::string& parameter, std
         std::size_t loop = group.loops[q];
         if (!seen.emplace(group.container, l, v, loop).second) continue;
         const cache::LevelConfig& level = m.config.levels[l];
-        auto capacity = static_cast<std::uint64_t>(miss::effectiveCapacity(level));
+        auto capacity = static_cast<std::uint64_t>(miss::effectiveCapacity(m.config, l));
         sym::Expr bytes = (after.loopLinesSym[l][loop] * level.lineBytes).subs(others).expand();
         Breakpoint bp;
         bp.container = group.container;

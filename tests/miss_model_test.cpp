@@ -343,3 +343,32 @@ TEST_CASE("predicted D1 misses: median relative error at most 10 % over a sweep 
   std::cout << "median relative error of LL misses (kernels): " << llErrors[llErrors.size() / 2] * 100 << " %\n";
   CHECK(llErrors[llErrors.size() / 2] <= 0.10);
 }
+
+TEST_CASE("policies the model follows: no-write-allocate writes, exclusive levels", "[miss-model]") {
+  trace::Trace t = kernelTrace(sweepKernels()[2].code);  // transpose: A read by rows, B written by columns
+  SECTION("no-write-allocate: every write of B misses, A keeps its lines") {
+    auto config = smallHierarchy();
+    for (auto& l : config.levels) l.allocate = cache::AllocatePolicy::NoWriteAllocate;
+    sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
+    for (std::int64_t n : {30, 100}) {
+      sym::ParamValues v{{"n", n}};
+      auto simulated = simulatedMisses(t, config, v, 0);
+      for (const auto& e : m.predict(v)) {
+        if (e.level != 0) continue;
+        INFO(t.containers[e.container].name << " n = " << n);
+        REQUIRE(e.misses);
+        CHECK(std::abs(*e.misses - simulated[e.container]) <= 0.1 * simulated[e.container]);
+      }
+    }
+  }
+  SECTION("exclusive: LL holds what D1 does not, so the reuse fits the two together") {
+    auto config = smallHierarchy();
+    config.levels[1].sizeBytes = 4096;  // D1 4 KiB + LL 4 KiB
+    config.levels[1].associativity = 4;
+    config.inclusion = cache::Inclusion::Exclusive;
+    sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
+    sym::ParamValues v{{"n", 100}};  // a column of B: 100 lines, more than 64 but fewer than 128
+    double predicted = predictedTotal(m, v, 1), simulated = sum(simulatedMisses(t, config, v, 1));
+    CHECK(std::abs(predicted - simulated) <= 0.1 * simulated);
+  }
+}

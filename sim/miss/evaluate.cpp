@@ -141,6 +141,12 @@ struct Point {
     return true;
   }
 
+  /* Whether group "group" never brings a line into level "l": it only writes, and the level does
+     not allocate on a write miss (every write misses there, and nothing stays). */
+  bool bypasses(std::size_t l, const Group& group) const {
+    return group.writeOnly && config.levels[l].allocate == cache::AllocatePolicy::NoWriteAllocate;
+  }
+
   /* Lines all groups touch in one iteration of "loop" (the whole program without one) at level
      "l". Groups of one container in different nests (other loops) touch the same data, as an
      initialisation and a kernel do: their union counts the largest; groups in one nest add up. */
@@ -148,6 +154,7 @@ struct Point {
     std::map<std::size_t, std::map<std::vector<std::size_t>, Footprint>> byContainer;
     for (std::size_t g = 0; g < nest.groups.size(); ++g) {
       const Group& group = nest.groups[g];
+      if (bypasses(l, group)) continue;
       std::size_t position = 0;
       if (loop) {
         auto at = std::find(group.loops.begin(), group.loops.end(), *loop);
@@ -257,7 +264,7 @@ struct Point {
     out.groups.assign(config.levels.size(), std::vector<GroupLevel>(nest.groups.size()));
     out.containerMisses.assign(config.levels.size(), {});
     for (std::size_t l = 0; l < config.levels.size(); ++l) {
-      double capacity = effectiveCapacity(config.levels[l]);
+      double capacity = effectiveCapacity(config, l);
       double line = config.levels[l].lineBytes;
       for (std::size_t g = 0; g < nest.groups.size(); ++g) {
         const Group& group = nest.groups[g];
@@ -274,6 +281,12 @@ struct Point {
             conflicted = c.has_value();
           }
           if (!fits) result.tooLarge = q;
+        }
+        if (bypasses(l, group)) {
+          double executions = static_cast<double>(group.accessesPerIteration);
+          for (std::size_t loop : group.loops) executions *= out.loops[loop].trips;
+          result.misses = executions;
+          continue;
         }
         result.misses = missesIf(l, g, result.failing);
         if (result.failing && !conflicted && options.partialFits) {
@@ -294,19 +307,26 @@ struct Point {
       return;
     }
     std::map<std::size_t, std::map<std::vector<std::size_t>, double>> byContainer;
-    for (std::size_t g = 0; g < nest.groups.size(); ++g)
-      byContainer[nest.groups[g].container][nest.groups[g].loops] += lines[l][g][0].lines;
+    for (std::size_t g = 0; g < nest.groups.size(); ++g) {
+      if (bypasses(l, nest.groups[g])) totals[nest.groups[g].container] += out.groups[l][g].misses;
+      else byContainer[nest.groups[g].container][nest.groups[g].loops] += lines[l][g][0].lines;
+    }
     for (const auto& [container, nests] : byContainer) {
       double widest = 0;
       for (const auto& [loops, n] : nests) widest = std::max(widest, n);
-      totals[container] = widest;
+      totals[container] += widest;
     }
   }
 };
 
 }  // namespace
 
-double effectiveCapacity(const cache::LevelConfig& level) { return static_cast<double>(level.sizeBytes); }
+double effectiveCapacity(const cache::HierarchyConfig& config, std::size_t level) {
+  double bytes = static_cast<double>(config.levels.at(level).sizeBytes);
+  if (config.inclusion == cache::Inclusion::Exclusive)
+    for (std::size_t above = 0; above < level; ++above) bytes += static_cast<double>(config.levels[above].sizeBytes);
+  return bytes;
+}
 
 Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values,
                     const EvaluateOptions& options) {

@@ -16,12 +16,13 @@
 
 namespace cats::sim::miss {
 
-/// Bytes of a level that one iteration of the loop carrying a reuse may touch for the reuse to
-/// hit: the whole level. Calibrated against the simulator (tests/miss_model_test.cpp): a margin
-/// of one way ((ways-1)/ways, as for LRU with a stream passing through) moved matmul's breakpoint
-/// below the sizes where the simulator still hits, and made the sweep's median error worse;
-/// set conflicts are modelled apart (resonance), not by a margin.
-double effectiveCapacity(const cache::LevelConfig& level);
+/// Bytes of level "level" that one iteration of the loop carrying a reuse may touch for the reuse
+/// to hit: the whole level (with an exclusive hierarchy, the levels above it too). Calibrated
+/// against the simulator (tests/miss_model_test.cpp): a margin of one way ((ways-1)/ways, as for
+/// LRU with a stream passing through) moved matmul's breakpoint below the sizes where the
+/// simulator still hits, and made the sweep's median error worse; set conflicts are modelled
+/// apart (resonance, partial fits), not by a margin.
+double effectiveCapacity(const cache::HierarchyConfig& config, std::size_t level);
 
 struct LoopValue {
   double trips = 0, mid = 0;

@@ -130,6 +130,8 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     Group& group = nest.groups[it->second];
     group.events.push_back(e);
     group.elementBytes = std::max(group.elementBytes, ev.bytes);
+    group.writeOnly = group.writeOnly && ev.mode == ir::AccessMode::Write;
+    group.accessesPerIteration += ev.multiplicity;
     bool known = false;
     for (const auto& o : group.offsets) known = known || (o - constant).expand().is_zero();
     if (!known) group.offsets.push_back(constant);

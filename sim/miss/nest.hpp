@@ -33,6 +33,8 @@ struct Group {
   std::vector<sym::Expr> offsets;   // distinct constant byte offsets of the members
   std::vector<std::size_t> events;
   std::int64_t elementBytes = 1;    // widest member access
+  bool writeOnly = true;            // every member writes (no-write-allocate levels do not keep them)
+  std::size_t accessesPerIteration = 0;  // member accesses per iteration of the innermost loop
 };
 
 /// An access (or a whole container) the model cannot describe, and why.
