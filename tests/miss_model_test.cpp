@@ -400,3 +400,25 @@ TEST_CASE("policies the model follows: no-write-allocate writes, exclusive level
     CHECK(std::abs(predicted - simulated) <= 0.1 * simulated);
   }
 }
+
+TEST_CASE("bounds with min, max and integer division evaluate at every point", "[miss-model]") {
+  trace::Trace t = kernelTrace(R"(
+#define T 16
+void kernel(int n, double *A, double *B) {
+  for (int ii = 0; ii < n; ii += T)
+    for (int jj = 0; jj < n; jj += T)
+      for (int i = ii; i < (ii + T < n ? ii + T : n); i++)
+        for (int j = jj; j < (jj + T < n ? jj + T : n); j++)
+          B[j * n + i] = A[i * n + j];
+  for (int i = 0; i < n / 2; i++)
+    A[i] = B[2 * i];
+})");
+  auto config = smallHierarchy();
+  sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
+  for (std::int64_t n : {64, 200}) {
+    sym::ParamValues v{{"n", n}};
+    double predicted = predictedTotal(m, v, 0), simulated = sum(simulatedMisses(t, config, v, 0));
+    INFO("n = " << n << ": predicted " << predicted << ", simulated " << simulated);
+    CHECK(std::abs(predicted - simulated) <= 0.1 * simulated);
+  }
+}
