@@ -2,9 +2,16 @@
 // statements (symbolic/dependences.hpp).
 #include "symbolic/dependences.hpp"
 
+#include "reports/dependences.hpp"
+#include "support.hpp"
+#include "tracer/dependences.hpp"
+
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <map>
 
 using namespace cats::sym;
 
@@ -318,4 +325,215 @@ TEST_CASE("a statement with a non-affine subscript is skipped with its reason, t
   CHECK(d.skipped[0].first == 0);
   CHECK(d.skipped[0].second.find("not affine") != std::string::npos);
   CHECK(loop(d, 1).parallel);
+}
+
+// ---- Program level: the frontend's local scalars, the glue (tracer/dependences.hpp) on the
+// polyhedral model (tracer/poly_model.hpp) and the renderers.
+
+namespace {
+
+using cats::trace::Trace;
+
+cats::trace::ProgramDependences depsOf(const std::string& code) {
+  cats::test::AnalyzeOptions options;
+  options.localScalars = true;
+  Trace t = cats::test::analyzeSource(code, options);
+  return cats::trace::analyseDependences(t, cats::trace::buildPolyModel(t));
+}
+
+const cats::trace::LoopVerdict& loopAt(const cats::trace::ProgramDependences& d, unsigned line) {
+  auto it = std::find_if(d.loops.begin(), d.loops.end(), [&](const auto& l) { return l.loop.loc.line == line; });
+  REQUIRE(it != d.loops.end());
+  return *it;
+}
+
+const char* kReduction = R"(double a[1000];
+double total(int n) {
+  double sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += a[i];
+  return sum;
+}
+)";
+
+}  // namespace
+
+TEST_CASE("traceLocalScalars: sum += a[i] reads and writes sum inside the loop, nothing else changes", "[deps]") {
+  cats::test::AnalyzeOptions on;
+  on.localScalars = true;
+  auto with = cats::test::accessLines(cats::test::analyzeSource(kReduction, on));
+  auto without = cats::test::accessLines(cats::test::analyzeSource(kReduction));
+  INFO(Catch::Detail::stringify(with));
+  CHECK(std::count_if(with.begin(), with.end(), [](const std::string& l) { return l.find("read sum -> sum") != std::string::npos; }) == 1);
+  CHECK(std::count_if(with.begin(), with.end(), [](const std::string& l) { return l.find("write sum -> sum") != std::string::npos; }) == 1);
+  CHECK(std::none_of(with.begin(), with.end(), [](const std::string& l) { return l.find("-> i ") != std::string::npos; }));
+  for (const auto& line : without) CHECK(std::find(with.begin(), with.end(), line) != with.end());
+  CHECK(std::none_of(without.begin(), without.end(), [](const std::string& l) { return l.find("sum") != std::string::npos; }));
+}
+
+TEST_CASE("program: a local scalar accumulation is a reduction on sum", "[deps]") {
+  auto d = depsOf(kReduction);
+  const auto& loop = loopAt(d, 4);
+  CHECK(loop.loop.iterator == "i");
+  CHECK(loop.loop.function == "total");
+  CHECK(loop.reduction);
+  CHECK_FALSE(loop.parallel);
+  REQUIRE_FALSE(loop.carried.empty());
+  for (const auto& c : loop.carried) CHECK(c.container == "sum");
+}
+
+TEST_CASE("program: loop iterators declared outside loops make no dependences", "[deps]") {
+  auto d = depsOf(R"(double a[100][100], b[100][100];
+void transpose(int n) {
+  int i, j;
+  for (i = 0; i < n; i++)
+    for (j = 0; j < n; j++)
+      b[j][i] = a[i][j];
+}
+)");
+  INFO(cats::report::dependencesText(d));
+  CHECK(loopAt(d, 4).parallel);
+  CHECK(loopAt(d, 5).parallel);
+  CHECK(d.dependences.empty());
+}
+
+TEST_CASE("deps renderers: text, JSON contract and DOT", "[deps]") {
+  auto d = depsOf(R"(double a[1000], b[1000], c[1000];
+void kernel(int n) {
+  for (int i = 1; i < n; i++)
+    a[i] = a[i - 1] + 1;
+  for (int i = 0; i < n; i++)
+    b[i] = a[i];
+  for (int i = 0; i < n; i++)
+    c[i] = b[i] * 2;
+}
+)");
+  std::string text = cats::report::dependencesText(d);
+  INFO(text);
+  CHECK(text.find("carried  carries flow a (1)") != std::string::npos);
+  CHECK(text.find("parallel") != std::string::npos);
+  CHECK(text.find("fusion candidates:") != std::string::npos);
+
+  auto json = nlohmann::json::parse(cats::report::dependencesJson(d));
+  CHECK(json["format"] == "cats-static-dependences");
+  CHECK(json["version"] == 1);
+  REQUIRE(json["loops"].size() == 3);
+  const auto& first = json["loops"][0];
+  CHECK(first["function"] == "kernel");
+  CHECK(first["line"] == 3);
+  CHECK(first["iterator"] == "i");
+  CHECK(first["parallel"] == false);
+  CHECK(first["reduction"] == false);
+  REQUIRE(first["carried"].size() == 1);
+  CHECK(first["carried"][0]["container"] == "a");
+  CHECK(first["carried"][0]["kind"] == "flow");
+  CHECK(first["carried"][0]["distance"] == nlohmann::json::array({1}));
+  CHECK(json["loops"][1]["parallel"] == true);
+  CHECK(json["loops"][2]["parallel"] == true);
+  CHECK(json["dependences"].is_array());
+  bool fusedBC = false;
+  for (const auto& f : json["fusion"])
+    if (f["shared"] == nlohmann::json::array({"b"})) fusedBC = f["legal"] == true && f["same_bounds"] == true;
+  CHECK(fusedBC);
+
+  std::string dot = cats::report::dependencesDot(d);
+  CHECK(dot.rfind("digraph dependences {", 0) == 0);
+  CHECK(dot.find("-> \"S0\" [label=\"flow a (1)") != std::string::npos);
+  if (std::system("command -v dot >/dev/null 2>&1") == 0) {
+    std::string dir = cats::test::tempDir();
+    std::string path = cats::test::writeFile(dir, "deps.dot", dot);
+    CHECK(std::system(("dot -Tsvg '" + path + "' -o '" + dir + "/deps.svg'").c_str()) == 0);
+    CHECK(cats::test::readFile(dir + "/deps.svg").find("<svg") != std::string::npos);
+  }
+}
+
+// ---- The command: `cats-static deps` on the examples, with the real polyhedral model.
+
+namespace {
+
+nlohmann::json depsJson(const std::string& args) {
+  auto r = cats::test::runCli("deps " + args + " --format json");
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+const nlohmann::json& jsonLoop(const nlohmann::json& doc, const std::string& function, int line) {
+  for (const auto& l : doc["loops"])
+    if (l["function"] == function && l["line"] == line) return l;
+  FAIL("no loop of " << function << " at line " << line << " in " << doc["loops"].dump());
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("deps CLI: matrix multiply, i and j parallel, k a reduction on C", "[deps]") {
+  auto doc = depsJson("examples/matmul-static");
+  CHECK(doc["format"] == "cats-static-dependences");
+  CHECK(doc["version"] == 1);
+  CHECK(jsonLoop(doc, "matrix_mul", 13)["parallel"] == true);  // initialisation nest
+  CHECK(jsonLoop(doc, "matrix_mul", 14)["parallel"] == true);
+  CHECK(jsonLoop(doc, "matrix_mul", 19)["parallel"] == true);
+  CHECK(jsonLoop(doc, "matrix_mul", 20)["parallel"] == true);
+  const auto& k = jsonLoop(doc, "matrix_mul", 21);
+  CHECK(k["iterator"] == "k");
+  CHECK(k["parallel"] == false);
+  CHECK(k["reduction"] == true);
+  REQUIRE_FALSE(k["carried"].empty());
+  for (const auto& c : k["carried"]) {
+    CHECK(c["container"] == "C");
+    CHECK(c["distance"] == nlohmann::json::array({0, 0, 1}));
+  }
+}
+
+TEST_CASE("deps CLI: 2-D Jacobi, the time loop carried, the space loops parallel", "[deps]") {
+  auto doc = depsJson("examples/jacobi-2d --entry jacobi_2d");
+  const auto& t = jsonLoop(doc, "jacobi_2d", 15);
+  CHECK(t["parallel"] == false);
+  CHECK(t["reduction"] == false);
+  for (int line : {16, 17, 19, 20}) CHECK(jsonLoop(doc, "jacobi_2d", line)["parallel"] == true);
+}
+
+TEST_CASE("deps CLI: an indirect access makes its loops unknown, with a warning, approximate", "[deps]") {
+  auto r = cats::test::runCli("deps examples/spmv-csr --format json");
+  INFO(r.err);
+  REQUIRE(r.exitCode == 0);
+  auto doc = nlohmann::json::parse(r.out);
+  CHECK(doc["approximate"] == true);
+  CHECK_FALSE(doc["unknown"].empty());
+  CHECK(r.err.find("is not in the polyhedral model") != std::string::npos);
+  CHECK(r.err.find("spmv.c:14:") != std::string::npos);
+  bool unknownLoop = false;
+  for (const auto& l : doc["loops"])
+    if (l.contains("unknown")) {
+      unknownLoop = true;
+      CHECK(l["parallel"] == false);
+    }
+  CHECK(unknownLoop);
+}
+
+TEST_CASE("deps CLI: text and DOT (rendered by Graphviz when installed)", "[deps]") {
+  auto text = cats::test::runCli("deps examples/matmul-static");
+  REQUIRE(text.exitCode == 0);
+  CHECK(text.out.find("loops:") != std::string::npos);
+  CHECK(text.out.find("reduction  carries flow C (0,0,1)") != std::string::npos);
+  auto dot = cats::test::runCli("deps examples/matmul-static --format dot");
+  REQUIRE(dot.exitCode == 0);
+  CHECK(dot.out.rfind("digraph dependences {", 0) == 0);
+  if (std::system("command -v dot >/dev/null 2>&1") == 0) {
+    std::string dir = cats::test::tempDir();
+    std::string path = cats::test::writeFile(dir, "mm.dot", dot.out);
+    CHECK(std::system(("dot -Tsvg '" + path + "' -o '" + dir + "/mm.svg'").c_str()) == 0);
+  }
+}
+
+TEST_CASE("deps CLI: bad input has the documented exit codes", "[deps]") {
+  CHECK(cats::test::runCli("deps does/not/exist.c").exitCode == 2);
+  CHECK(cats::test::runCli("deps examples/matmul-static --format svg").exitCode == 2);
+  CHECK(cats::test::runCli("deps examples/matmul-static --entry no_such_function").exitCode == 2);
+  std::string dir = cats::test::tempDir();
+  std::string broken = cats::test::writeFile(dir, "broken.c", "void f(int n) { for (int i = 0; i < n; i++) a[i] = ; }\n");
+  auto r = cats::test::runCli("deps '" + broken + "'");
+  CHECK(r.exitCode == 1);
+  CHECK(r.err.find("error") != std::string::npos);
 }
