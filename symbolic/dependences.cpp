@@ -232,6 +232,7 @@ std::optional<std::size_t> reductionWrite(const DepStatement& statement, const s
   for (std::size_t a = 0; a < statement.accesses.size(); ++a) {
     const DepAccess& access = statement.accesses[a];
     if (access.container != container) continue;
+    if (access.multiplicity != 1) return std::nullopt;
     if (access.kind == DepAccessKind::Read) {
       reads.push_back(&access);
     } else if (write) {

@@ -537,3 +537,35 @@ TEST_CASE("deps CLI: bad input has the documented exit codes", "[deps]") {
   CHECK(r.exitCode == 1);
   CHECK(r.err.find("error") != std::string::npos);
 }
+
+TEST_CASE("program: a prefix sum through a scalar is carried, not a reduction; no fusion across functions", "[deps]") {
+  auto d = depsOf(R"(double a[1000], p[1000];
+void prefix(int n) {
+  double sum = 0;
+  for (int i = 0; i < n; i++) {
+    sum += a[i];
+    p[i] = sum;
+  }
+}
+void twice(int n) {
+  for (int i = 0; i < n; i++)
+    p[i] = 2 * a[i];
+}
+)");
+  INFO(cats::report::dependencesText(d));
+  const auto& loop = loopAt(d, 4);
+  CHECK_FALSE(loop.parallel);
+  CHECK_FALSE(loop.reduction);  // the read of sum in `p[i] = sum` is folded into the update's read
+  CHECK(d.fusion.empty());      // the two loops share a and p, but are in different functions
+}
+
+TEST_CASE("an accumulator read twice in one iteration (folded) is not a reduction", "[deps]") {
+  Kernel k;
+  Symbol i = k.it("i");
+  DepAccess twice = read("sum", {0});
+  twice.multiplicity = 2;
+  k.add({{0, i, 0, k.n}}, {0, 0}, {twice, read("a", {i}), write("sum", {0})});
+  Dependences d = computeDependences(k.statements);
+  CHECK_FALSE(loop(d, 0).parallel);
+  CHECK_FALSE(loop(d, 0).reduction);
+}

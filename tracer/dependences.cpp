@@ -38,7 +38,7 @@ std::vector<sym::DepStatement> mathStatements(const Trace& contexts, const PolyM
     d.schedule = s.schedule;
     d.loops = s.loops;
     for (const auto& a : s.accesses)
-      d.accesses.push_back({contexts.containers.at(a.container).name, depKind(a.kind), a.subscripts});
+      d.accesses.push_back({contexts.containers.at(a.container).name, depKind(a.kind), a.subscripts, a.multiplicity});
     out.push_back(std::move(d));
   }
   return out;
@@ -150,6 +150,7 @@ void addNestsAndFusion(const Trace& contexts, const sym::Dependences& math, cons
     out.nests.push_back(std::move(v));
   }
   for (const auto& f : math.fusion) {
+    if (contexts.scopes.at(f.first).parent != contexts.scopes.at(f.second).parent) continue;  // e.g. two entry functions
     FusionVerdict v;
     v.first = loopRef(contexts, f.first);
     v.second = loopRef(contexts, f.second);

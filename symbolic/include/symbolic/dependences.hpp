@@ -25,6 +25,9 @@ struct DepAccess {
   std::string container;
   DepAccessKind kind = DepAccessKind::Read;
   std::vector<Expr> subscripts;
+  /// Identical accesses of one iteration folded into this one (the trace folds them even across
+  /// source lines): a folded read of an accumulator means something else reads it too.
+  std::size_t multiplicity = 1;
 };
 
 /// A statement executed once per point of "domain", at 2d+1 "schedule" time
@@ -117,7 +120,8 @@ struct Dependences {
 Dependences computeDependences(const std::vector<DepStatement>& statements);
 
 /// The element a statement updates as an accumulator (`x = x op ...`: it reads and writes one
-/// container at identical subscripts), as an index into its accesses of the write; none otherwise.
+/// container at identical subscripts, each once), as an index into its accesses of the write;
+/// none otherwise.
 std::optional<std::size_t> reductionWrite(const DepStatement& statement, const std::string& container);
 
 }  // namespace cats::sym
