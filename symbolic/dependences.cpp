@@ -179,11 +179,11 @@ unsigned scheduleWidth(const std::vector<DepStatement>& statements) {
 
 }  // namespace
 
-Dependences computeDependences(const std::vector<DepStatement>& statements) {
+Dependences computeDependences(const std::vector<DepStatement>& statements, unsigned long maxOperations) {
   Dependences out;
   try {
     isl_adapter::checkIslLibrary();
-    Ctx ctx;
+    Ctx ctx(maxOperations);
     Relations r;
     r.width = scheduleWidth(statements);
     isl::union_map empty(ctx.get(), "{ }");

@@ -569,3 +569,15 @@ TEST_CASE("an accumulator read twice in one iteration (folded) is not a reductio
   CHECK_FALSE(loop(d, 0).parallel);
   CHECK_FALSE(loop(d, 0).reduction);
 }
+
+TEST_CASE("an exhausted isl operation budget gives an approximate result with isl's reason, not a crash", "[deps]") {
+  Kernel k;
+  Symbol t = k.it("t"), i = k.it("i"), j = k.it("j");
+  LoopSpec lt{0, t, 0, k.n}, li{1, i, 1, k.n - 1}, lj{2, j, 1, k.n - 1};
+  k.add({lt, li, lj}, {0, 0, 0, 0},
+        {read("a", {i - 1, j}), read("a", {i, j - 1}), read("a", {i + 1, j}), read("a", {i, j + 1}), write("a", {i, j})});
+  Dependences d = computeDependences(k.statements, 10);
+  CHECK(d.approximate);
+  CHECK_FALSE(d.reason.empty());
+  CHECK(computeDependences(k.statements).approximate == false);
+}

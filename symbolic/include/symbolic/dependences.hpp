@@ -115,9 +115,9 @@ struct Dependences {
 };
 
 /// The dependences of "statements" (program order is given by their schedules). Never throws:
-/// a statement isl cannot read is skipped with a reason, an exhausted isl budget makes the
-/// result approximate (and empty) with the reason.
-Dependences computeDependences(const std::vector<DepStatement>& statements);
+/// a statement isl cannot read is skipped with a reason, an exhausted isl budget (isl operations
+/// per step, see isl_adapter::Ctx) makes the result approximate with the reason.
+Dependences computeDependences(const std::vector<DepStatement>& statements, unsigned long maxOperations = 5'000'000);
 
 /// The element a statement updates as an accumulator (`x = x op ...`: it reads and writes one
 /// container at identical subscripts, each once), as an index into its accesses of the write;
