@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 
 using namespace cats::sym;
 
@@ -580,4 +581,13 @@ TEST_CASE("an exhausted isl operation budget gives an approximate result with is
   CHECK(d.approximate);
   CHECK_FALSE(d.reason.empty());
   CHECK(computeDependences(k.statements).approximate == false);
+}
+
+TEST_CASE("deps CLI: a loop lists each carried (container, kind, distance) once", "[deps]") {
+  auto doc = depsJson("examples/jacobi-2d --entry jacobi_2d");
+  std::set<std::string> seen;
+  for (const auto& c : jsonLoop(doc, "jacobi_2d", 15)["carried"])
+    CHECK(seen.insert(c["container"].get<std::string>() + c["kind"].get<std::string>() + c["distance"].dump()).second);
+  INFO(Catch::Detail::stringify(seen));
+  CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& k) { return k.find("flow[1]") != std::string::npos; }) == 1);
 }

@@ -119,7 +119,10 @@ void addLoops(const Trace& contexts, const sym::Dependences& math, const std::ma
     if (it != verdicts.end())
       for (std::size_t k : it->second->carried) {
         const DependenceEdge& e = out.dependences.at(k);
-        v.carried.push_back({e.container, e.kind, e.distance, k});
+        auto same = [&](const CarriedDependence& c) {
+          return c.container == e.container && c.kind == e.kind && distanceText(c.distance) == distanceText(e.distance);
+        };
+        if (std::none_of(v.carried.begin(), v.carried.end(), same)) v.carried.push_back({e.container, e.kind, e.distance, k});
       }
     out.loops.push_back(std::move(v));
   }

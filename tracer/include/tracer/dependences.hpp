@@ -56,7 +56,7 @@ struct LoopVerdict {
   LoopRef loop;
   bool parallel = false;
   bool reduction = false;
-  std::vector<CarriedDependence> carried;
+  std::vector<CarriedDependence> carried;  // one per (container, kind, distance): access pairs alike are listed once
   std::string unknown;  // non-empty: no verdict, and why (parallel and reduction are then false)
 };
 
