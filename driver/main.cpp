@@ -1,5 +1,6 @@
 // cats-static: predicts how C programs use the cache hierarchy before they run.
 #include "analyze_command.hpp"
+#include "deps_command.hpp"
 #include "simulate_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -12,8 +13,10 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "cats-static 0.1.0");
   cats::driver::AnalyzeArgs analyze;
   cats::driver::SimulateArgs simulate;
+  cats::driver::DepsArgs deps;
   CLI::App* analyzeCommand = cats::driver::addAnalyzeCommand(app, analyze);
   CLI::App* simulateCommand = cats::driver::addSimulateCommand(app, simulate);
+  CLI::App* depsCommand = cats::driver::addDepsCommand(app, deps);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -27,6 +30,7 @@ int main(int argc, char** argv) {
   try {
     if (analyzeCommand->parsed()) return cats::driver::runAnalyze(analyze);
     if (simulateCommand->parsed()) return cats::driver::runSimulate(simulate);
+    if (depsCommand->parsed()) return cats::driver::runDeps(deps);
   } catch (const std::exception& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;

@@ -127,6 +127,7 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   options.compileCommandsDir = args.compileCommandsDir;
   options.includeDirs = args.includeDirs;
   options.traceScalars = args.scalars;
+  options.traceLocalScalars = args.localScalars;
   options.entries = args.entries;
   if (auto problem = parseBindings(args, options, outcome.bindings)) return usageError(*problem);
   trace::TracerOptions tracerOptions;

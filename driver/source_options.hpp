@@ -22,6 +22,7 @@ struct SourceArgs {
   std::vector<std::string> params;   // --param NAME=VALUE: a binding only
   std::vector<std::string> entries;
   bool scalars = false;
+  bool localScalars = false;  // set by commands (deps), not an option: frontend::Options::traceLocalScalars
 };
 
 void addSourceOptions(CLI::App& cmd, SourceArgs& args);

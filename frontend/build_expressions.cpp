@@ -79,7 +79,10 @@ Value FunctionBuilder::evalDeclRef(const clang::DeclRefExpr* ref) {
     return Value::ofScalar(static_cast<long>(constant->getInitVal().getExtValue()));
   const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl());
   if (!var) return Value::unknown();
-  if (auto it = env_.find(var); it != env_.end()) return it->second;
+  if (auto it = env_.find(var); it != env_.end()) {
+    noteLocalScalar(var, ir::AccessMode::Read, ref);
+    return it->second;
+  }
   if (var->hasGlobalStorage()) {
     if (auto value = state_.constantValue(var)) return Value::ofScalar(static_cast<long>(*value));
     if (var->getType()->isPointerType()) {
@@ -197,6 +200,7 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
     if (result.kind == Value::Kind::Unknown && var->getType()->isIntegralOrEnumerationType())
       result = Value::ofScalar(freshUnknown(hint, "value assigned to " + hint + " at " + loc(op->getExprLoc()).str()));
     env_[var] = result;
+    noteLocalScalar(var, ir::AccessMode::Write, op->getLHS());
     return result;
   }
   std::string hint;
@@ -253,6 +257,7 @@ Value FunctionBuilder::evalUnary(const clang::UnaryOperator* op) {
         Value old = eval(sub);
         Value updated = arithmetic(kind, old, one, sub->getType(), ast_.IntTy);
         env_[var] = updated;
+        noteLocalScalar(var, ir::AccessMode::Write, sub);
         return op->isPrefix() ? updated : old;
       }
       auto target = lvalue(sub);

@@ -18,6 +18,7 @@ ir::Function FunctionBuilder::build() {
   current_ = &function_.body;
   addressTaken_ = addressTakenLocals(decl_.getBody());
   addressPassed_ = addressPassedLocals(decl_.getBody(), [&](clang::SourceLocation l) { return state_.isSystem(l); });
+  if (state_.options.traceLocalScalars) loopControl_ = loopControlVariables(decl_.getBody());
   declareParameters();
   statement(decl_.getBody());
   if (!returnsOther_) function_.returned = returned_;
@@ -153,6 +154,7 @@ void FunctionBuilder::declaration(const clang::VarDecl* var) {
   }
   if (state_.options.traceScalars && addressTaken_.count(var)) return memoryScalar(var);
   if (addressPassed_.count(var)) addressSlot(var);
+  else shadowLocalScalar(var);
   Value value = var->getInit() ? eval(var->getInit(), name) : Value::unknown();
   if (value.kind == Value::Kind::Unknown && type->isIntegralOrEnumerationType())
     value = Value::ofScalar(freshUnknown(name, var->getInit() ? "value of " + name + " is not followed" : "uninitialised " + name));

@@ -85,6 +85,8 @@ std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
 /// Local scalars of "body" whose address is an argument of a call to a function that is not a
 /// system or builtin one (build_loops.cpp).
 std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem);
+/// Locals assigned by the init or increment of a for loop in "body" (build_local_scalars.cpp).
+std::set<const clang::VarDecl*> loopControlVariables(const clang::Stmt* body);
 
 class FunctionBuilder {
   friend class LoopBodyScope;
@@ -104,6 +106,8 @@ class FunctionBuilder {
   std::set<const clang::VarDecl*> addressTaken_;               // locals whose address escapes
   std::set<const clang::VarDecl*> addressPassed_;              // locals whose address an analysed callee receives
   std::map<const clang::VarDecl*, ir::ContainerRef> slots_;    // their stack slots (register value kept in env_)
+  std::map<const clang::VarDecl*, ir::ContainerRef> shadows_;  // traceLocalScalars: containers of register scalars
+  std::set<const clang::VarDecl*> loopControl_;                // traceLocalScalars: never shadowed
   std::map<const clang::VarDecl*, std::vector<const clang::FunctionDecl*>> functionTargets_;
   std::optional<ir::ContainerRef> returned_;                   // container of every returned pointer so far
   bool returnsOther_ = false;                                  // some return is not such a pointer
@@ -138,6 +142,10 @@ class FunctionBuilder {
   void earlyExit(const std::string& kind, const clang::Stmt* s);
   void mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,
                          const std::vector<std::map<const clang::VarDecl*, Value>>& arms, const ir::SourceLoc& loc);
+
+  // build_local_scalars.cpp
+  void shadowLocalScalar(const clang::VarDecl* var);
+  void noteLocalScalar(const clang::VarDecl* var, ir::AccessMode mode, const clang::Expr* at);
 
   // build_loops.cpp
   void forLoop(const clang::ForStmt* s, bool parallel);

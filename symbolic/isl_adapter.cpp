@@ -203,3 +203,47 @@ std::int64_t countPoints(const Ctx& ctx, const IntegerSet& set, const ParamValue
 }
 
 }  // namespace cats::sym::isl_adapter
+
+namespace cats::sym::isl_adapter {
+
+std::string mapText(const IntegerSet& domain, const std::string& tuple, const std::string& range,
+                    const std::vector<Expr>& outputs) {
+  IntegerSet renamed = domain;
+  renamed.name = tuple;
+  std::string text = setText(renamed);
+  std::string values;
+  for (const auto& e : outputs) values += (values.empty() ? "" : ", ") + affineText(e);
+  auto close = text.find(']', text.find("{ "));
+  return text.substr(0, close + 1) + " -> " + (range.empty() ? "" : islName(range)) + "[" + values + "]" +
+         text.substr(close + 1);
+}
+
+isl::map toMap(const Ctx& ctx, const std::string& text) {
+  try {
+    return isl::map(ctx.get(), text);
+  } catch (const isl::exception& e) {
+    throw IslError(std::string("isl cannot read ") + text + ": " + e.what());
+  }
+}
+
+isl::map projection(const Ctx& ctx, unsigned n, unsigned first, unsigned count) {
+  std::string in, out;
+  for (unsigned k = 0; k < n; ++k) in += (k ? ", x" : "x") + std::to_string(k);
+  for (unsigned k = first; k < first + count; ++k) out += (k > first ? ", x" : "x") + std::to_string(k);
+  return toMap(ctx, "{ [" + in + "] -> [" + out + "] }");
+}
+
+namespace {
+
+std::optional<std::int64_t> finite(const isl::val& v) {
+  if (v.is_null() || !v.is_int()) return std::nullopt;
+  return v.get_num_si();
+}
+
+}  // namespace
+
+ValueRange coordinateRange(const isl::set& set, int pos) {
+  return {finite(set.dim_min_val(pos)), finite(set.dim_max_val(pos))};
+}
+
+}  // namespace cats::sym::isl_adapter

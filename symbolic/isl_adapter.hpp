@@ -8,8 +8,10 @@
 #include <isl/cpp.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace cats::sym::isl_adapter {
 
@@ -58,5 +60,25 @@ isl::set toSet(const Ctx& ctx, const IntegerSet& set);
 /// parameter has no value, the set is unbounded or isl fails (isl_set_count_val returns a wrong
 /// 0 on a parametric set, so every parameter is fixed first).
 std::int64_t countPoints(const Ctx& ctx, const IntegerSet& set, const ParamValues& values);
+
+}  // namespace cats::sym::isl_adapter
+
+namespace cats::sym::isl_adapter {
+
+/// "[params] -> { tuple[dims] -> range[outputs] : constraints of "domain" }": a relation from the
+/// points of "domain" (its tuple renamed "tuple") to affine "outputs" (an access's subscripts, a
+/// schedule). Throws IslError when an output is not affine with integer coefficients.
+std::string mapText(const IntegerSet& domain, const std::string& tuple, const std::string& range,
+                    const std::vector<Expr>& outputs);
+isl::map toMap(const Ctx& ctx, const std::string& text);
+/// "{ [x0, ..., x(n-1)] -> [x(first), ..., x(first+count-1)] }": keeps "count" coordinates.
+isl::map projection(const Ctx& ctx, unsigned n, unsigned first, unsigned count);
+
+/// The least and greatest value of coordinate "pos" of "set" over all its points and parameter
+/// values; none when unbounded that way.
+struct ValueRange {
+  std::optional<std::int64_t> min, max;
+};
+ValueRange coordinateRange(const isl::set& set, int pos);
 
 }  // namespace cats::sym::isl_adapter

@@ -20,6 +20,7 @@ static frontend::Options frontendOptions(const std::vector<std::string>& paths, 
   frontend::Options o;
   o.paths = paths;
   o.traceScalars = options.scalars;
+  o.traceLocalScalars = options.localScalars;
   for (const auto& [name, value] : options.defines) {
     std::optional<std::int64_t> number;
     try {

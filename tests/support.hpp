@@ -18,6 +18,7 @@ struct AnalyzeOptions {
   std::vector<std::string> entries;
   std::map<std::string, std::string> defines;
   bool scalars = false;
+  bool localScalars = false;  // frontend::Options::traceLocalScalars
 };
 
 /// Frontend and tracer over "paths" (relative to the source tree).

@@ -27,6 +27,9 @@ struct Options {
   std::vector<std::string> includeDirs;           // -I
   std::vector<Define> defines;                    // -D (NAME=VALUE only if the sources use NAME as a macro)
   bool traceScalars = false;                      // also global scalars as containers
+  /// Reads and writes of local scalars inside loops as accesses to a Stack container per scalar
+  /// (the dependence analysis: `sum += a[i]` is a reduction on sum). Off for analyze/simulate.
+  bool traceLocalScalars = false;
   std::vector<std::string> entries;               // --entry: picks one of several definitions of a name
   /// Called with each diagnostic as soon as its translation unit is done (streaming to the user).
   std::function<void(const ir::Diagnostic&)> onDiagnostic;

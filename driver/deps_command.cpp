@@ -1,0 +1,51 @@
+#include "deps_command.hpp"
+
+#include "reports/dependences.hpp"
+#include "tracer/dependences.hpp"
+#include "tracer/expand.hpp"
+#include "tracer/poly_model.hpp"
+
+#include <iostream>
+
+namespace cats::driver {
+
+CLI::App* addDepsCommand(CLI::App& app, DepsArgs& args) {
+  CLI::App* cmd = app.add_subcommand("deps", "Data dependences: which loops are parallel, reductions or carried, "
+                                             "interchange/tiling legality and fusion candidates");
+  addSourceOptions(*cmd, args.sources);
+  cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json", "dot"}))->capture_default_str();
+  cmd->add_option("-o,--output", args.output, "Write the result to FILE instead of standard output");
+  return cmd;
+}
+
+namespace {
+
+/* Says, at each access the model leaves out, that the loops around it get no verdict. */
+void warnUnknown(const trace::ProgramDependences& deps) {
+  for (const auto& u : deps.unknown)
+    std::cerr << ir::Diagnostic{ir::Severity::Warning, u.loc,
+                                "dependences: '" + u.text + "' is not in the polyhedral model (" + u.reason +
+                                    "); the loops around it are reported unknown and the result is approximate"}
+                     .str()
+              << "\n";
+}
+
+}  // namespace
+
+int runDeps(const DepsArgs& args) {
+  SourceArgs sources = args.sources;
+  sources.localScalars = true;
+  TraceOutcome traced = traceSources(sources);
+  if (!traced.trace) return traced.exitCode;
+  trace::Trace contexts = trace::expandContexts(*traced.trace);
+  trace::PolyModel model = trace::buildPolyModel(contexts);
+  trace::ProgramDependences deps = trace::analyseDependences(contexts, model);
+  warnUnknown(deps);
+  std::string text = args.format == "json" ? report::dependencesJson(deps)
+                     : args.format == "dot" ? report::dependencesDot(deps)
+                                            : report::dependencesText(deps);
+  int rc = emit(text, args.output);
+  return rc ? rc : traced.exitCode;
+}
+
+}  // namespace cats::driver
