@@ -210,6 +210,15 @@ void mergeAgreeingFinitePieces(const Ctx& ctx, std::map<std::string, DomainValue
   }
 }
 
+/* How hard "count" is to read: its printed length, each floor weighing as much as a line. */
+std::size_t readingCost(const PiecewiseCount& count) {
+  constexpr std::size_t floorWeight = 40;
+  std::string text = count.str();
+  std::size_t floors = 0;
+  for (std::size_t at = text.find("idiv("); at != std::string::npos; at = text.find("idiv(", at + 1)) ++floors;
+  return text.size() + floorWeight * floors;
+}
+
 }  // namespace
 
 PiecewiseCount finalize(const Ctx& ctx, const std::vector<RawPiece>& sumOfPieces, const std::vector<Symbol>& params) {
@@ -275,7 +284,11 @@ PiecewiseCount countIslSet(const Ctx& ctx, const isl::set& set, const std::vecto
         all.push_back(std::move(piece));
       }
     }
-    return finalize(ctx, splitResidues(all, params), params);
+    PiecewiseCount withFloors = finalize(ctx, all, params);
+    std::vector<RawPiece> split = splitResidues(all, params);
+    if (split.size() == all.size()) return withFloors;
+    PiecewiseCount polynomials = finalize(ctx, split, params);
+    return readingCost(polynomials) <= readingCost(withFloors) ? polynomials : withFloors;
   } catch (const SummationFailure& failure) {
     return interpolate(params, dims.size(), period, enumerate, failure.what());
   }
