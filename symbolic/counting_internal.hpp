@@ -25,6 +25,6 @@ std::vector<RawPiece> splitResidues(const std::vector<RawPiece>& pieces, const s
 /// residue classes (polynomials), the easier one to read (printed length, a floor weighing 40
 /// characters; ties: the polynomials).
 PiecewiseCount countIslSet(const isl_adapter::Ctx& ctx, const isl::set& set, const std::vector<Symbol>& dims,
-                           const std::vector<Symbol>& params, const Enumerator& enumerate);
+                           const std::vector<Symbol>& params, const Enumerator& enumerate, std::size_t maxPieces);
 
 }  // namespace cats::sym::counting

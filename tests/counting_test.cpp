@@ -319,3 +319,44 @@ TEST_CASE("every example: the model's counts as formulas = isl enumeration", "[c
     CHECK(checkModelCounts(t, {3, 16, 37}) > 0);
   }
 }
+
+TEST_CASE("lines with a byte offset: struct fields and unaligned bases", "[counting]") {
+  IntegerSet line = makeSet({i}, {ge(i, 0), lt(i, N)});
+  // struct { double x, y, z; } p[N] (24 bytes): p[i].y is at 24*i + 8.
+  PiecewiseCount fields = countLines(line, {i}, {Expr(0)}, 24, 64, 8);
+  REQUIRE(fields.method == "summation");
+  for (const auto& values : parameterPoints({N}, 17)) {
+    INFO(show(values));
+    CHECK(fields.evaluate(values) == enumerateLines(line, {i}, {Expr(0)}, 24, 64, values, 8));
+  }
+  // double a[N][N] starting 40 bytes into a line: the parametric path with an offset.
+  IntegerSet square = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N)});
+  PiecewiseCount shifted = countLines(square, {i, j}, {N, N}, 8, 64, 40);
+  REQUIRE(shifted.method == "interpolation");
+  for (const auto& values : parameterPoints({N}, 19)) {
+    INFO(show(values));
+    CHECK(shifted.evaluate(values) == enumerateLines(square, {i, j}, {N, N}, 8, 64, values, 40));
+  }
+  CHECK(shifted.evaluate({{"N", 8}}) == 9);  // 512 bytes from byte 40 span 9 lines
+}
+
+TEST_CASE("limits: a tiny isl budget gives a reason, a piece cap gives interpolation", "[counting]") {
+  IntegerSet tiled = makeSet({ii, i}, {eq(ii, 32 * t), ge(ii, 0), lt(ii, N), ge(i, ii), lt(i, minOf(ii + 32, N))}, {t});
+  CountLimits tinyBudget;
+  tinyBudget.islOperations = 1;
+  PiecewiseCount starved = countPoints(tiled, tinyBudget);
+  CHECK(starved.method.empty());
+  CHECK_FALSE(starved.reason.empty());
+  CountLimits onePiece;
+  onePiece.maxPieces = 1;
+  IntegerSet mins = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, minOf(i, 10))});
+  PiecewiseCount fitted = countPoints(mins, onePiece);
+  INFO(fitted.str());
+  REQUIRE(fitted.method == "interpolation");
+  CHECK(fitted.exact);
+  for (const auto& values : parameterPoints({N}, 23)) {
+    INFO(show(values));
+    CHECK(fitted.evaluate(values) == enumeratePoints(mins, values));
+  }
+  CHECK(countPoints(mins).method == "summation");
+}

@@ -72,17 +72,27 @@ struct PiecewiseCount {
 /// pieces; steps and floor handled exactly (divisions as dimensions, residue splitting). Where
 /// summation cannot proceed, one parameter is interpolated (method "interpolation"). Never
 /// throws: no formula -> empty method and pieces + reason (isl budget, non-affine set, ...).
-PiecewiseCount countPoints(const IntegerSet& set);
+/// Limits of one count, so that nothing hangs: isl operations per isl call (past it: no formula,
+/// with the reason) and pieces of a summation (past it: interpolation).
+struct CountLimits {
+  unsigned long islOperations = 5'000'000;
+  std::size_t maxPieces = 200;
+};
+
+PiecewiseCount countPoints(const IntegerSet& set, const CountLimits& limits = {});
 /// Distinct values of "subscripts" (expressions in the set's dims and params) over "set": the
 /// elements an access touches.
-PiecewiseCount countImage(const IntegerSet& set, const std::vector<Expr>& subscripts);
+PiecewiseCount countImage(const IntegerSet& set, const std::vector<Expr>& subscripts, const CountLimits& limits = {});
 /// Distinct cache lines of "lineBytes" an access touches: "subscripts" index a row-major array
 /// with extents "extents" (outermost first; the outermost may be 0 = unknown) of "elementBytes"
 /// elements whose base is line-aligned. Numeric inner extents: exact summation (the line index
 /// is affine). A parameter in an inner extent: interpolated per residue of the parameter modulo
 /// the elements per line (one parameter only; otherwise no formula, with the reason).
+/// "offsetBytes" (affine in the dims and parameters) moves every address: a struct field's
+/// offset in its element (p[i].y), or a base that is not line-aligned.
 PiecewiseCount countLines(const IntegerSet& set, const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
-                          std::int64_t elementBytes, std::int64_t lineBytes);
+                          std::int64_t elementBytes, std::int64_t lineBytes, const Expr& offsetBytes = 0,
+                          const CountLimits& limits = {});
 
 /// The same three quantities by isl enumeration with every parameter fixed: the reference the
 /// formulas are tested against, and the fallback for sizes no formula covers. Throw
@@ -90,6 +100,7 @@ PiecewiseCount countLines(const IntegerSet& set, const std::vector<Expr>& subscr
 std::int64_t enumeratePoints(const IntegerSet& set, const ParamValues& values);
 std::int64_t enumerateImage(const IntegerSet& set, const std::vector<Expr>& subscripts, const ParamValues& values);
 std::int64_t enumerateLines(const IntegerSet& set, const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
-                            std::int64_t elementBytes, std::int64_t lineBytes, const ParamValues& values);
+                            std::int64_t elementBytes, std::int64_t lineBytes, const ParamValues& values,
+                            const Expr& offsetBytes = 0);
 
 }  // namespace cats::sym
