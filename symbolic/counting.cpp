@@ -131,8 +131,9 @@ struct DomainValue {
   Expr value;
 };
 
-/* Adds "piece" to the disjoint "pieces", summing values where domains overlap. */
-void addPiece(std::vector<DomainValue>& pieces, DomainValue piece) {
+/* Adds "piece" to the disjoint "pieces", summing values where domains overlap. Throws
+   SummationFailure past "maxPieces" (isl's subtractions grow with every piece). */
+void addPiece(std::vector<DomainValue>& pieces, DomainValue piece, std::size_t maxPieces) {
   std::vector<DomainValue> out;
   isl::set rest = piece.domain;
   for (auto& p : pieces) {
@@ -147,6 +148,7 @@ void addPiece(std::vector<DomainValue>& pieces, DomainValue piece) {
     }
   }
   if (!rest.is_empty()) out.push_back({rest, piece.value});
+  if (out.size() > maxPieces) throw SummationFailure("more than " + std::to_string(maxPieces) + " disjoint pieces");
   pieces = std::move(out);
 }
 
@@ -221,11 +223,12 @@ std::size_t readingCost(const PiecewiseCount& count) {
 
 }  // namespace
 
-PiecewiseCount finalize(const Ctx& ctx, const std::vector<RawPiece>& sumOfPieces, const std::vector<Symbol>& params) {
+PiecewiseCount finalize(const Ctx& ctx, const std::vector<RawPiece>& sumOfPieces, const std::vector<Symbol>& params,
+                        std::size_t maxPieces) {
   std::vector<DomainValue> pieces;
   for (const auto& raw : sumOfPieces) {
     ctx.resetBudget();
-    addPiece(pieces, {domainSet(ctx, raw.domain, params), raw.value});
+    addPiece(pieces, {domainSet(ctx, raw.domain, params), raw.value}, maxPieces);
   }
   std::map<std::string, DomainValue> byValue;
   for (auto& p : pieces) {
@@ -285,10 +288,16 @@ PiecewiseCount countIslSet(const Ctx& ctx, const isl::set& set, const std::vecto
         all.push_back(std::move(piece));
       }
     }
-    PiecewiseCount withFloors = finalize(ctx, all, params);
+    std::size_t maxDisjoint = std::max<std::size_t>(maxPieces / 4, 1);
+    PiecewiseCount withFloors = finalize(ctx, all, params, maxDisjoint);
     std::vector<RawPiece> split = splitResidues(all, params);
     if (split.size() == all.size()) return withFloors;
-    PiecewiseCount polynomials = finalize(ctx, split, params);
+    PiecewiseCount polynomials;
+    try {
+      polynomials = finalize(ctx, split, params, maxPieces);  // residue classes multiply the pieces
+    } catch (const SummationFailure&) {
+      return withFloors;
+    }
     return readingCost(polynomials) <= readingCost(withFloors) ? polynomials : withFloors;
   } catch (const SummationFailure& failure) {
     return interpolate(params, dims.size(), period, enumerate, failure.what());

@@ -12,9 +12,10 @@ namespace cats::sym::counting {
 using Enumerator = std::function<std::int64_t(const ParamValues&)>;
 
 /// The summed pieces (possibly overlapping: values add up) as a disjoint piecewise count whose
-/// domains isl merged (equal values) and simplified.
+/// domains isl merged (equal values) and simplified. Throws SummationFailure past "maxPieces"
+/// disjoint pieces.
 PiecewiseCount finalize(const isl_adapter::Ctx& ctx, const std::vector<RawPiece>& sumOfPieces,
-                        const std::vector<Symbol>& params);
+                        const std::vector<Symbol>& params, std::size_t maxPieces);
 
 /// "pieces" split per residue class of the parameters modulo the divisors of their floors, where
 /// every floor becomes a polynomial (unchanged when there is no floor or too many classes).

@@ -154,14 +154,27 @@ bool Summation::eliminateEquality(std::vector<Symbol>& vars, std::vector<Constra
 
 std::optional<std::size_t> Summation::pickDimension(const std::vector<Symbol>& vars,
                                                     const std::vector<Constraint>& constraints) const {
+  std::optional<std::size_t> best;
+  std::size_t fewestPairs = 0;
   for (std::size_t d = vars.size(); d-- > 0;) {
     std::vector<Symbol> others = vars;
     others.erase(others.begin() + static_cast<std::ptrdiff_t>(d));
     bool eligible = std::all_of(constraints.begin(), constraints.end(),
                                 [&](const Constraint& c) { return !nonDivisibleVariable(c, vars[d], others); });
-    if (eligible) return d;
+    if (!eligible) continue;
+    std::size_t lowers = 0;
+    std::size_t uppers = 0;
+    for (const auto& c : constraints) {
+      if (!c.expr.has(vars[d])) continue;
+      (coefficientOf(c.expr, vars[d]).is_positive() ? lowers : uppers) += 1;
+    }
+    std::size_t pairs = lowers * uppers;
+    if (!best || pairs < fewestPairs) {
+      best = d;
+      fewestPairs = pairs;
+    }
   }
-  return std::nullopt;
+  return best;
 }
 
 std::optional<Symbol> Summation::nonDivisibleVariable(const Constraint& c, const Symbol& v,

@@ -66,6 +66,8 @@ class Summation {
   void sumInto(std::vector<Symbol> vars, std::vector<Constraint> constraints, Expr summand,
                std::vector<RawPiece>& out);
   bool eliminateEquality(std::vector<Symbol>& vars, std::vector<Constraint>& constraints, Expr& summand);
+  /// The dimension to sum next: of those whose non-unit coefficients divide the others', the
+  /// one with the fewest (lower, upper) bound pairs (the fewest pieces), innermost on ties.
   std::optional<std::size_t> pickDimension(const std::vector<Symbol>& vars,
                                            const std::vector<Constraint>& constraints) const;
   /// v >= bound or v <= bound from "c"; a non-unit coefficient a of v divides the coefficients

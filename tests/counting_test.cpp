@@ -360,3 +360,68 @@ TEST_CASE("limits: a tiny isl budget gives a reason, a piece cap gives interpola
   }
   CHECK(countPoints(mins).method == "summation");
 }
+
+namespace {
+
+/* A random affine nest of 1 to 3 dimensions over N (and M): each dimension between the max of
+   one or two lower bounds and the min of one or two upper bounds, affine in the outer
+   dimensions and the parameters with small coefficients; sometimes a stride or a guard. */
+IntegerSet randomNest(std::mt19937& random, bool twoParams) {
+  std::vector<Symbol> all{i, j, k};
+  std::uniform_int_distribution<int> dimsCount(1, 3), coefficient(-1, 2), constant(-3, 5), coin(0, 3);
+  IntegerSet s = makeSet({}, {}, {}, twoParams ? std::vector<Symbol>{M, N} : std::vector<Symbol>{N});
+  int dims = dimsCount(random);
+  std::vector<Symbol> existentials{t, u, Symbol("w")};
+  auto affine = [&](int outer) {
+    Expr e = constant(random);
+    for (int d = 0; d < outer; ++d) e += coefficient(random) % 2 * all[static_cast<std::size_t>(d)];
+    e += (coin(random) == 0 ? 0 : 1) * N;
+    if (twoParams && coin(random) < 2) e += M;
+    return e;
+  };
+  for (int d = 0; d < dims; ++d) {
+    Symbol v = all[static_cast<std::size_t>(d)];
+    s.dims.push_back(v);
+    Expr lower = affine(d);
+    if (coin(random) == 0) lower = maxOf(lower, affine(d));
+    Expr upper = affine(d) + 4;
+    if (coin(random) == 0) upper = minOf(upper, affine(d) + 6);
+    s.constraints.push_back(ge(v, lower));
+    s.constraints.push_back(lt(v, upper));
+    if (coin(random) == 0) {
+      Symbol e = existentials[static_cast<std::size_t>(d)];
+      s.existentials.push_back(e);
+      s.constraints.push_back(eq(v, lower + (2 + coin(random)) * e));
+    } else if (coin(random) == 0) {
+      s.constraints.push_back(eq(imod(v + 10, 2), 0));
+    }
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("random affine nests: formula = isl enumeration", "[counting][random]") {
+  std::mt19937 random(2026);
+  std::size_t interpolated = 0;
+  std::size_t noFormula = 0;
+  const int nests = 60;
+  for (int n = 0; n < nests; ++n) {
+    IntegerSet s = randomNest(random, n % 3 == 2);
+    PiecewiseCount count = countPoints(s);
+    INFO("nest " << n << ": " << cats::sym::print(s.constraints.size() ? s.constraints[0].expr : Expr(0)));
+    INFO(count.str());
+    if (count.method.empty()) {  // too many pieces for two parameters: said, not guessed
+      CHECK_FALSE(count.reason.empty());
+      ++noFormula;
+      continue;
+    }
+    interpolated += count.method == "interpolation";
+    for (const auto& values : parameterPoints(s.params, static_cast<unsigned>(n))) {
+      INFO(show(values));
+      CHECK(count.evaluate(values) == enumeratePoints(s, values));
+    }
+  }
+  INFO(interpolated << " interpolated, " << noFormula << " without a formula");
+  CHECK(interpolated + noFormula < nests / 10);  // summation covers nearly all
+}
