@@ -1,5 +1,6 @@
 // cats-static: predicts how C programs use the cache hierarchy before they run.
 #include "analyze_command.hpp"
+#include "scale_command.hpp"
 #include "simulate_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -14,6 +15,8 @@ int main(int argc, char** argv) {
   cats::driver::SimulateArgs simulate;
   CLI::App* analyzeCommand = cats::driver::addAnalyzeCommand(app, analyze);
   CLI::App* simulateCommand = cats::driver::addSimulateCommand(app, simulate);
+  cats::driver::ScaleArgs scale;
+  CLI::App* scaleCommand = cats::driver::addScaleCommand(app, scale);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -27,6 +30,7 @@ int main(int argc, char** argv) {
   try {
     if (analyzeCommand->parsed()) return cats::driver::runAnalyze(analyze);
     if (simulateCommand->parsed()) return cats::driver::runSimulate(simulate);
+    if (scaleCommand->parsed()) return cats::driver::runScale(scale);
   } catch (const std::exception& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;

@@ -22,6 +22,7 @@ struct SourceArgs {
   std::vector<std::string> params;   // --param NAME=VALUE: a binding only
   std::vector<std::string> entries;
   bool scalars = false;
+  bool quiet = false;  // not an option: print no diagnostics and no progress (scale reads the sources again per point)
 };
 
 void addSourceOptions(CLI::App& cmd, SourceArgs& args);
