@@ -78,7 +78,7 @@ GnuplotInput scaleGnuplot(const sim::ScaleSeries& s, const std::string& dataPath
   g += "set title " + gnuplotString("cats-static scale over " + s.parameter) + "\n";
   g += "set xlabel " + gnuplotString(s.parameter) + "\n";
   g += "set ylabel " + gnuplotString(s.metrics.size() == 1 ? std::string(sim::toString(s.metrics.front())) : "value") + "\n";
-  g += "set key left top\nset grid\n";
+  g += "set termoption noenhanced\nset key left top\nset grid\n";
   if (geometric(s)) g += "set logscale x 2\n";
   if (smallest > 0 && largest / smallest > 1000) g += "set logscale y 10\n";
   if (curves.empty()) {
