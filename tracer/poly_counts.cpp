@@ -1,0 +1,270 @@
+// Count and footprint formulas per access, statement, loop, function and container
+// (tracer/poly_counts.hpp): counting formulas of each access's domain and image, summed.
+#include "tracer/poly_counts.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace cats::trace {
+
+CountFormula CountFormula::none(std::string why) {
+  CountFormula f;
+  f.available = false;
+  f.exact = false;
+  f.reason = std::move(why);
+  return f;
+}
+
+CountFormula& CountFormula::operator+=(const CountFormula& other) {
+  if (!available) return *this;
+  if (!other.available) return *this = other;
+  terms.insert(terms.end(), other.terms.begin(), other.terms.end());
+  exact = exact && other.exact;
+  if (reason.empty()) reason = other.reason;
+  return *this;
+}
+
+CountFormula CountFormula::scaled(std::int64_t factor) const {
+  CountFormula f = *this;
+  for (auto& term : f.terms)
+    for (auto& piece : term.pieces) piece.value = piece.value * factor;
+  return f;
+}
+
+std::optional<std::int64_t> CountFormula::evaluate(const sym::ParamValues& values) const {
+  if (!available) return std::nullopt;
+  std::int64_t sum = 0;
+  for (const auto& term : terms) {
+    auto v = term.evaluate(values);
+    if (!v) return std::nullopt;
+    sum += *v;
+  }
+  return sum;
+}
+
+namespace {
+
+std::string domainText(const std::vector<sym::Constraint>& domain) {
+  std::string out;
+  for (const auto& c : domain) out += (out.empty() ? "" : " and ") + sym::print(c.expr) + (c.equality ? " = 0" : " >= 0");
+  return out;
+}
+
+/* Whether every term has one piece, all over the same domain: the sum is then one expression. */
+bool oneDomain(const std::vector<sym::PiecewiseCount>& terms) {
+  if (terms.empty()) return true;
+  for (const auto& t : terms)
+    if (t.pieces.size() != 1 || domainText(t.pieces[0].domain) != domainText(terms[0].pieces[0].domain)) return false;
+  return true;
+}
+
+}  // namespace
+
+std::string CountFormula::str() const {
+  if (!available) return "(no formula: " + reason + ")";
+  if (terms.empty()) return "0";
+  if (oneDomain(terms)) {
+    sym::Expr sum = 0;
+    for (const auto& t : terms) sum += t.pieces[0].value;
+    std::string domain = domainText(terms[0].pieces[0].domain);
+    return sym::print(sum.expand()) + (domain.empty() ? "" : "  when " + domain);
+  }
+  std::string out;
+  for (const auto& t : terms) {
+    std::string text = t.str();
+    std::replace(text.begin(), text.end(), '\n', ';');
+    out += (out.empty() ? "" : " + ") + ("[" + text + "]");
+  }
+  return out;
+}
+
+std::string_view toString(CountLevel level) {
+  switch (level) {
+    case CountLevel::Access: return "access";
+    case CountLevel::Statement: return "statement";
+    case CountLevel::Loop: return "loop";
+    case CountLevel::Function: return "function";
+    case CountLevel::Container: return "container";
+  }
+  return "?";
+}
+
+namespace {
+
+/* A piecewise count as a formula ("exact" and "reason" carried over). */
+CountFormula fromCount(sym::PiecewiseCount count) {
+  if (count.pieces.empty() && !count.reason.empty()) return CountFormula::none(count.reason);
+  CountFormula f;
+  f.exact = count.exact;
+  if (!count.exact) f.reason = count.reason.empty() ? "approximate (" + count.method + ")" : count.reason;
+  f.terms.push_back(std::move(count));
+  return f;
+}
+
+/* The domain of the loops outside the last one of "domain": where the last loop is entered.
+   Constraints that name the last dimension are dropped. */
+sym::IntegerSet enclosing(const sym::IntegerSet& domain) {
+  sym::IntegerSet outer = domain;
+  if (outer.dims.empty()) return outer;
+  sym::Symbol last = outer.dims.back();
+  outer.dims.pop_back();
+  outer.constraints.clear();
+  for (const auto& c : domain.constraints)
+    if (!sym::contains(c.expr, last)) outer.constraints.push_back(c);
+  return outer;
+}
+
+/* The record of access "a" of statement "s", named "name". */
+CountRecord countAccess(const Trace& t, const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes, std::string name) {
+  CountRecord out;
+  out.level = CountLevel::Access;
+  out.name = std::move(name);
+  out.loc = t.events.at(a.event).loc;
+  out.events = {a.event};
+  out.container = a.container;
+  CountFormula points = fromCount(sym::countPoints(s.domain));
+  if (a.loopHeader && !s.domain.dims.empty()) points += fromCount(sym::countPoints(enclosing(s.domain)));
+  out.executions = points.scaled(static_cast<std::int64_t>(a.multiplicity));
+  out.bytes = out.executions.scaled(a.bytes);
+  out.elements = fromCount(sym::countImage(s.domain, a.subscripts));
+  const Container& c = t.containers.at(a.container);
+  std::vector<sym::Expr> extents = c.dims;
+  if (extents.size() != a.subscripts.size()) extents.assign(a.subscripts.size(), sym::Expr(0));
+  std::int64_t elementBytes = c.elementBytes > 0 ? c.elementBytes : a.bytes;
+  out.lines = fromCount(sym::countLines(s.domain, a.subscripts, extents, elementBytes, lineBytes));
+  std::string key = c.name + "|" + domainText(s.domain.constraints) + "|";
+  for (const auto& d : s.domain.dims) key += d.get_name() + ",";
+  key += "|";
+  for (const auto& e : a.subscripts) key += sym::print(e) + ",";
+  out.imageKey = key;
+  return out;
+}
+
+/* The record summing "accesses": executions and bytes add up; elements and lines are a union
+   per container, with a formula when each container's accesses all touch the same image. */
+CountRecord sumRecord(CountLevel level, std::string name, ir::SourceLoc loc, const std::vector<const CountRecord*>& accesses) {
+  CountRecord r;
+  r.level = level;
+  r.name = std::move(name);
+  r.loc = std::move(loc);
+  std::map<std::size_t, std::vector<const CountRecord*>> byContainer;
+  for (const CountRecord* a : accesses) {
+    r.events.insert(r.events.end(), a->events.begin(), a->events.end());
+    r.executions += a->executions;
+    r.bytes += a->bytes;
+    byContainer[a->container].push_back(a);
+  }
+  for (const auto& [container, list] : byContainer) {
+    std::set<std::string> images;
+    for (const CountRecord* a : list) images.insert(a->imageKey);
+    if (images.size() == 1) {
+      r.elements += list.front()->elements;
+      r.lines += list.front()->lines;
+    } else {
+      r.elements += CountFormula::none("accesses with different subscripts: their union has no formula here");
+      r.lines += CountFormula::none("accesses with different subscripts: their union has no formula here");
+    }
+  }
+  return r;
+}
+
+std::string loopName(const Trace& t, std::size_t loop) {
+  const Scope& s = t.scopes.at(loop);
+  return s.label() + " at " + s.loc.file + ":" + std::to_string(s.loc.line) + " in " + t.functionOf(loop);
+}
+
+std::string accessName(const Event& ev) {
+  return ev.loc.file + ":" + std::to_string(ev.loc.line) + ":" + std::to_string(ev.loc.column) + " " + std::string(ir::toString(ev.mode)) + " " + ev.text;
+}
+
+/* The access record of every access event: from the model, or without a formula and why. */
+std::vector<CountRecord> accessRecords(const Trace& t, const PolyModel& model, std::int64_t lineBytes) {
+  std::map<std::size_t, CountRecord> byEvent;
+  for (const auto& s : model.statements)
+    for (const auto& a : s.accesses) {
+      CountRecord r = countAccess(t, s, a, lineBytes, accessName(t.events.at(a.event)));
+      auto [it, fresh] = byEvent.emplace(a.event, r);
+      if (!fresh) {  // one event in several statements (not expected): its counts add up
+        it->second.executions += r.executions;
+        it->second.bytes += r.bytes;
+      }
+    }
+  std::map<std::size_t, std::string> uncovered;
+  for (const auto& n : model.nonAffine) uncovered[n.event] = n.reason;
+  std::vector<CountRecord> out;
+  for (std::size_t e = 0; e < t.events.size(); ++e) {
+    const Event& ev = t.events[e];
+    if (ev.kind != EventKind::Access) continue;
+    if (auto it = byEvent.find(e); it != byEvent.end()) {
+      out.push_back(std::move(it->second));
+      continue;
+    }
+    CountRecord r;
+    r.name = accessName(ev);
+    r.loc = ev.loc;
+    r.events = {e};
+    r.container = ev.container;
+    std::string why = ev.text + " at line " + std::to_string(ev.loc.line) + ": " + (uncovered.count(e) ? uncovered[e] : "not in the polyhedral model");
+    r.executions = r.bytes = r.elements = r.lines = CountFormula::none(why);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+}  // namespace
+
+CountRecord sumEvents(const ProgramCounts& counts, CountLevel level, const std::string& name, const std::vector<std::size_t>& events) {
+  std::vector<const CountRecord*> members;
+  ir::SourceLoc loc;
+  // Access records come first, one per access event, in event order.
+  auto end = std::find_if(counts.records.begin(), counts.records.end(), [](const auto& r) { return r.level != CountLevel::Access; });
+  for (std::size_t e : events) {
+    auto it = std::lower_bound(counts.records.begin(), end, e, [](const CountRecord& r, std::size_t event) { return r.events.front() < event; });
+    const CountRecord* found = it != end && it->events.front() == e ? &*it : nullptr;
+    if (!found) return [&] {
+      CountRecord r;
+      r.level = level;
+      r.name = name;
+      r.events = events;
+      r.executions = r.bytes = r.elements = r.lines = CountFormula::none("event " + std::to_string(e) + " has no record");
+      return r;
+    }();
+    if (members.empty()) loc = found->loc;
+    members.push_back(found);
+  }
+  return sumRecord(level, name, loc, members);
+}
+
+ProgramCounts deriveCounts(const Trace& t, const PolyModel& model, std::int64_t lineBytes) {
+  ProgramCounts out;
+  out.lineBytes = lineBytes;
+  out.params = model.params;
+  out.coverage = model.coverage();
+  out.notes.push_back("distinct lines assume line-aligned containers that share no line; distinct elements and lines of a group add up its containers'");
+  out.records = accessRecords(t, model, lineBytes);
+  const std::size_t accessCount = out.records.size();
+  auto add = [&](CountLevel level, const std::map<std::string, std::vector<std::size_t>>& groups) {
+    for (const auto& [name, events] : groups) out.records.push_back(sumEvents(out, level, name, events));
+  };
+  std::map<std::string, std::vector<std::size_t>> statements, loops, functions, containers;
+  for (const auto& s : model.statements) {
+    std::string name = s.name + " at " + s.loc.file + ":" + std::to_string(s.loc.line) + " in " + s.function;
+    for (const auto& a : s.accesses) statements[name].push_back(a.event);
+  }
+  for (std::size_t i = 0; i < accessCount; ++i) {
+    std::size_t e = out.records[i].events.front();
+    const Event& ev = t.events[e];
+    for (std::optional<std::size_t> s = ev.scope; s; s = t.scopes.at(*s).parent)
+      if (t.scopes.at(*s).kind == ScopeKind::Loop) loops[loopName(t, *s)].push_back(e);
+    functions[t.functionOf(ev.scope)].push_back(e);
+    containers[t.containers.at(ev.container).name].push_back(e);
+  }
+  add(CountLevel::Statement, statements);
+  add(CountLevel::Loop, loops);
+  add(CountLevel::Function, functions);
+  add(CountLevel::Container, containers);
+  return out;
+}
+
+}  // namespace cats::trace
