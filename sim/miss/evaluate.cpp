@@ -1,0 +1,251 @@
+// Layer conditions and misses of every reuse group at one parameter point.
+#include "miss/evaluate.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cats::sim::miss {
+
+namespace {
+
+/* "e" at "map" as a number, nullopt when a symbol is left. */
+std::optional<double> numberAt(const sym::Expr& e, const GiNaC::exmap& map) {
+  sym::Expr v = e.subs(map).evalf();
+  if (!GiNaC::is_a<GiNaC::numeric>(v) || !GiNaC::ex_to<GiNaC::numeric>(v).is_real()) return std::nullopt;
+  return GiNaC::ex_to<GiNaC::numeric>(v).to_double();
+}
+
+/* Iterations of "loop" from its numeric start, bound and step (0 when it does not run). */
+double tripsOf(ir::Comparison cmp, double start, double bound, double step) {
+  constexpr double eps = 1e-9;
+  double t = 0;
+  switch (cmp) {
+    case ir::Comparison::Less: t = step > 0 ? std::ceil((bound - start) / step - eps) : 0; break;
+    case ir::Comparison::LessEqual: t = step > 0 ? std::floor((bound - start) / step + eps) + 1 : 0; break;
+    case ir::Comparison::Greater: t = step < 0 ? std::ceil((start - bound) / -step - eps) : 0; break;
+    case ir::Comparison::GreaterEqual: t = step < 0 ? std::floor((start - bound) / -step + eps) + 1 : 0; break;
+    case ir::Comparison::NotEqual: t = step != 0 ? (bound - start) / step : 0; break;
+  }
+  return std::max(0.0, t);
+}
+
+sym::Expr tripsFormula(ir::Comparison cmp, const sym::Expr& start, const sym::Expr& bound, const sym::Expr& step) {
+  bool inclusive = cmp == ir::Comparison::LessEqual || cmp == ir::Comparison::GreaterEqual;
+  return ((bound - start) / step + (inclusive ? 1 : 0)).expand();
+}
+
+struct Point {
+  const Nest& nest;
+  const cache::HierarchyConfig& config;
+  const sym::Context& ctx;
+  GiNaC::exmap params;
+  Evaluation out;
+  /* [level][group][position 0..d]: footprint with loops before "position" fixed. */
+  std::vector<std::vector<std::vector<Footprint>>> lines;
+
+  bool loopValues() {
+    for (const LoopInfo& loop : nest.loops) {
+      GiNaC::exmap numeric = params, symbolic;
+      for (auto p = loop.parent; p; p = nest.loops[*p].parent) {
+        numeric[nest.loops[*p].iterator] = GiNaC::numeric(out.loops[*p].mid * 2, 1) / 2;
+        symbolic[nest.loops[*p].iterator] = out.loops[*p].midSym;
+      }
+      LoopValue v;
+      if (loop.reason.empty()) {
+        auto start = numberAt(loop.start, numeric), bound = numberAt(loop.bound, numeric), step = numberAt(loop.step, numeric);
+        if (!start || !bound || !step) return unbound(loop.start + loop.bound + loop.step);
+        v.trips = tripsOf(loop.comparison, *start, *bound, *step);
+        v.mid = *start + *step * (v.trips - 1) / 2;
+        sym::Expr s = loop.start.subs(symbolic), b = loop.bound.subs(symbolic), st = loop.step.subs(symbolic);
+        v.tripsSym = tripsFormula(loop.comparison, s, b, st);
+        v.midSym = (s + st * (v.tripsSym - 1) / 2).expand();
+      }
+      out.loops.push_back(v);
+    }
+    return true;
+  }
+
+  bool unbound(const sym::Expr& e) {
+    std::string names;
+    for (const auto& s : sym::symbolsOfKind(e.subs(params), ctx, sym::SymbolKind::Parameter))
+      names += (names.empty() ? "" : ", ") + s.get_name();
+    out.reason = names.empty() ? "the model cannot evaluate " + sym::print(e) : "no value for the parameter " + names;
+    return false;
+  }
+
+  /* The walk of group "g" with its loops before "position" fixed. */
+  std::optional<Walk> walkOf(const Group& g, std::size_t position) {
+    Walk w;
+    w.elementBytes = static_cast<double>(g.elementBytes);
+    for (std::size_t k = 0; k < g.loops.size(); ++k) {
+      auto stride = numberAt(g.strides[k], params);
+      if (!stride) return std::nullopt;
+      const LoopValue& v = out.loops[g.loops[k]];
+      bool fixed = k < position;
+      w.dims.push_back({std::abs(*stride), fixed ? 1.0 : v.trips, g.strides[k], fixed ? sym::Expr(1) : v.tripsSym});
+    }
+    for (const auto& o : g.offsets) {
+      auto value = numberAt(o, params);
+      if (!value) return std::nullopt;
+      w.offsets.push_back(*value);
+    }
+    return w;
+  }
+
+  bool footprints() {
+    std::size_t levels = config.levels.size();
+    lines.assign(levels, std::vector<std::vector<Footprint>>(nest.groups.size()));
+    for (std::size_t g = 0; g < nest.groups.size(); ++g) {
+      const Group& group = nest.groups[g];
+      for (std::size_t position = 0; position <= group.loops.size(); ++position) {
+        auto walk = walkOf(group, position);
+        if (!walk) return unbound(group.strides.empty() ? group.offsets.front() : group.strides.front());
+        for (std::size_t l = 0; l < levels; ++l) lines[l][g].push_back(footprint(*walk, config.levels[l].lineBytes));
+      }
+    }
+    out.loopLines.assign(levels, std::vector<double>(nest.loops.size(), 0));
+    out.loopLinesSym.assign(levels, std::vector<sym::Expr>(nest.loops.size(), 0));
+    out.programLines.assign(levels, 0);
+    for (std::size_t l = 0; l < levels; ++l) {
+      for (std::size_t loop = 0; loop < nest.loops.size(); ++loop) {
+        Footprint f = unionIn(l, loop);
+        out.loopLines[l][loop] = f.lines;
+        out.loopLinesSym[l][loop] = f.linesSym;
+      }
+      out.programLines[l] = unionIn(l, std::nullopt).lines;
+    }
+    return true;
+  }
+
+  /* Lines all groups touch in one iteration of "loop" (the whole program without one) at level
+     "l". Groups of one container in different nests (other loops) touch the same data, as an
+     initialisation and a kernel do: their union counts the largest; groups in one nest add up. */
+  Footprint unionIn(std::size_t l, std::optional<std::size_t> loop) const {
+    std::map<std::size_t, std::map<std::vector<std::size_t>, Footprint>> byContainer;
+    for (std::size_t g = 0; g < nest.groups.size(); ++g) {
+      const Group& group = nest.groups[g];
+      std::size_t position = 0;
+      if (loop) {
+        auto at = std::find(group.loops.begin(), group.loops.end(), *loop);
+        if (at == group.loops.end()) continue;
+        position = static_cast<std::size_t>(at - group.loops.begin()) + 1;
+      }
+      Footprint& sum = byContainer[group.container][group.loops];
+      sum.lines += lines[l][g][position].lines;
+      sum.linesSym += lines[l][g][position].linesSym;
+    }
+    Footprint total;
+    for (const auto& [container, nests] : byContainer) {
+      const Footprint* widest = nullptr;
+      for (const auto& [loops, f] : nests)
+        if (!widest || f.lines > widest->lines) widest = &f;
+      total.lines += widest->lines;
+      total.linesSym += widest->linesSym;
+    }
+    return total;
+  }
+
+  /* Whether group "g" reuses lines from one iteration of its loop at "position" to the next. */
+  bool carriesReuse(const Group& g, std::size_t position, std::int64_t line) const {
+    auto stride = numberAt(g.strides[position], params);
+    if (!stride || std::abs(*stride) < line) return true;
+    double spread = 0;
+    for (const auto& a : g.offsets)
+      for (const auto& b : g.offsets)
+        if (auto d = numberAt(a - b, params)) spread = std::max(spread, *d);
+    return std::abs(*stride) <= spread;
+  }
+
+  /* A conflict of group "g"'s reuse carried by the loop at "position" in "level", if any. */
+  std::optional<Conflict> conflict(std::size_t g, std::size_t position, std::size_t l) {
+    const cache::LevelConfig& level = config.levels[l];
+    cache::Geometry geo = cache::geometryOf(level);
+    if (level.associativity == 0 || geo.sets <= 1 || !carriesReuse(nest.groups[g], position, level.lineBytes)) return std::nullopt;
+    const Footprint& f = lines[l][g][position + 1];
+    double need = std::min(f.lines, static_cast<double>(geo.lines));
+    if (need <= geo.ways) return std::nullopt;
+    std::uint64_t enough = static_cast<std::uint64_t>(std::ceil(need / geo.ways));
+    auto used = setsUsed(f, level.lineBytes, geo.sets, enough);
+    if (!used || static_cast<double>(*used * geo.ways) >= need) return std::nullopt;
+    Conflict c{g, position, l, *used, static_cast<std::uint64_t>(std::llround(f.lines)), padding(f, level, geo, need)};
+    return c;
+  }
+
+  /* The padding of the widest stride that spreads "f"'s lines over enough sets, as a sentence. */
+  std::string padding(const Footprint& f, const cache::LevelConfig& level, const cache::Geometry& geo, double need) const {
+    Footprint padded = f;
+    Dim* widest = nullptr;
+    for (auto& r : padded.runs)
+      for (auto& d : r.copies)
+        if (!widest || d.stride > widest->stride) widest = &d;
+    if (!widest) return "none found";
+    for (auto& r : padded.runs)
+      for (auto& d : r.copies)
+        if (d.stride == widest->stride) d.stride += level.lineBytes;
+    auto used = setsUsed(padded, level.lineBytes, geo.sets, geo.sets);
+    std::string sets = used ? std::to_string(*used) : "enough";
+    std::string text = "pad each row (stride " + std::to_string(std::llround(widest->stride - level.lineBytes)) + " bytes) by " +
+                       std::to_string(level.lineBytes) + " bytes (one line): its lines then map to " + sets + " sets";
+    if (used && static_cast<double>(*used * geo.ways) < need) text += " (still too few)";
+    return text;
+  }
+
+  void misses() {
+    out.groups.assign(config.levels.size(), std::vector<GroupLevel>(nest.groups.size()));
+    out.containerMisses.assign(config.levels.size(), {});
+    for (std::size_t l = 0; l < config.levels.size(); ++l) {
+      double capacity = effectiveCapacity(config.levels[l]);
+      double line = config.levels[l].lineBytes;
+      for (std::size_t g = 0; g < nest.groups.size(); ++g) {
+        const Group& group = nest.groups[g];
+        GroupLevel& result = out.groups[l][g];
+        for (std::size_t q = 0; q < group.loops.size(); ++q) {
+          bool fits = out.loopLines[l][group.loops[q]] * line <= capacity;
+          auto c = conflict(g, q, l);
+          if (c) out.conflicts.push_back(*c);
+          if (!fits || c) result.failing = q;
+        }
+        double executions = 1;
+        std::size_t position = 0;
+        if (result.failing) {
+          for (std::size_t k = 0; k <= *result.failing; ++k) executions *= out.loops[group.loops[k]].trips;
+          position = *result.failing + 1;
+        }
+        result.misses = executions * lines[l][g][position].lines;
+      }
+      containerTotals(l, out.programLines[l] * line <= capacity);
+    }
+  }
+
+  /* Misses per container at level "l": the sum of its groups' misses, or its lines once when the
+     whole program fits ("programFits") and every reuse between nests hits. */
+  void containerTotals(std::size_t l, bool programFits) {
+    std::map<std::size_t, double>& totals = out.containerMisses[l];
+    if (!programFits) {
+      for (std::size_t g = 0; g < nest.groups.size(); ++g) totals[nest.groups[g].container] += out.groups[l][g].misses;
+      return;
+    }
+    std::map<std::size_t, std::map<std::vector<std::size_t>, double>> byContainer;
+    for (std::size_t g = 0; g < nest.groups.size(); ++g)
+      byContainer[nest.groups[g].container][nest.groups[g].loops] += lines[l][g][0].lines;
+    for (const auto& [container, nests] : byContainer) {
+      double widest = 0;
+      for (const auto& [loops, n] : nests) widest = std::max(widest, n);
+      totals[container] = widest;
+    }
+  }
+};
+
+}  // namespace
+
+double effectiveCapacity(const cache::LevelConfig& level) { return static_cast<double>(level.sizeBytes); }
+
+Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values) {
+  Point p{nest, config, ctx, {}, {}, {}};
+  for (const auto& [name, value] : values)
+    if (auto s = ctx.find(name)) p.params[*s] = value;
+  if (p.loopValues() && p.footprints()) p.misses();
+  return std::move(p.out);
+}
+
+}  // namespace cats::sim::miss
