@@ -135,10 +135,18 @@ TEST_CASE("scale: the JSON report is versioned and holds every point", "[scale]"
   CHECK(total["group"] == "total");
   // multiply reads A, B and C and writes C once per (i, j, k): 4 n^3.
   CHECK(total["values"]["accesses"][2]["predicted"] == 4 * 16 * 16 * 16);
-  // No simulation and no miss model decision: the cell says so instead of holding a number.
-  CHECK(total["values"]["misses_D1"][0]["predicted"].is_null());
-  std::string note = total["values"]["misses_D1"][0]["note"];
-  CHECK(!note.empty());
+  // The miss model predicts per container (and their total); a function's cell says so instead
+  // of holding a number.
+  CHECK(total["values"]["misses_D1"][0]["method"] == "formula");
+  CHECK(total["values"]["misses_D1"][0]["predicted"].is_number());
+  bool sawFunction = false;
+  for (const auto& g : j["groups"])
+    if (g["group"] == "function") {
+      sawFunction = true;
+      CHECK(g["values"]["misses_D1"][0]["predicted"].is_null());
+      CHECK(g["values"]["misses_D1"][0]["note"] == "the miss model predicts per container");
+    }
+  CHECK(sawFunction);
 }
 
 TEST_CASE("scale: --plot draws the curves with gnuplot", "[scale]") {
@@ -194,4 +202,14 @@ TEST_CASE("scale: a parameter left without a value is an analysis error naming i
   auto r = runCli("scale " + dir + "/k.c --entry k -D n=1..4");
   CHECK(r.exitCode == 1);
   CHECK(r.err.find("no value for parameter 'm'") != std::string::npos);
+}
+
+TEST_CASE("scale: breakpoints and resonance sizes of the miss model are listed for the swept range", "[scale]") {
+  auto r = runCli("scale examples/transpose/transpose.c --entry transpose -D n=500..512:+12 --metric misses_D1 --format json");
+  REQUIRE(r.exitCode == 0);
+  auto j = nlohmann::json::parse(r.out);
+  std::string resonances = j["resonances"].dump();
+  CHECK(resonances.find("n = 512") != std::string::npos);  // a column walk with a 4 KiB row stride
+  CHECK(resonances.find("n = 500") == std::string::npos);
+  CHECK(!j["breakpoints"].empty());
 }
