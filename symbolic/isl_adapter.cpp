@@ -2,11 +2,13 @@
 // and makes every set printable in a diagnostic.
 #include "isl_adapter.hpp"
 
+#include <isl/constraint.h>
 #include <isl/options.h>
 
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -178,9 +180,18 @@ isl::set toSet(const Ctx& ctx, const IntegerSet& set) {
 }
 
 std::int64_t countPoints(const Ctx& ctx, const IntegerSet& set, const ParamValues& values) {
-  isl::set s = toSet(ctx, set);
   try {
-    for (const auto& param : set.params) {
+    return countPoints(ctx, toSet(ctx, set), set.params, values);
+  } catch (const IslError& e) {
+    throw IslError(std::string(e.what()) + " in " + setText(set));
+  }
+}
+
+std::int64_t countPoints(const Ctx& ctx, const isl::set& set, const std::vector<Symbol>& params,
+                         const ParamValues& values) {
+  try {
+    isl::set s = set;
+    for (const auto& param : params) {
       auto it = values.find(param.get_name());
       if (it == values.end()) throw IslError("no value for parameter '" + param.get_name() + "'");
       int position = isl_set_find_dim_by_name(s.get(), isl_dim_param, islName(param.get_name()).c_str());
@@ -193,12 +204,245 @@ std::int64_t countPoints(const Ctx& ctx, const IntegerSet& set, const ParamValue
     isl::val count = isl::manage(v);
     if (!v || isl_ctx_last_error(ctx.raw()) != isl_error_none) {
       isl_ctx_reset_error(ctx.raw());
-      throw IslError("isl cannot count " + setText(set));
+      throw IslError("isl cannot count the set");
     }
-    if (!count.is_int()) throw IslError("unbounded set " + setText(set));
+    if (!count.is_int()) throw IslError("unbounded set");
     return count.get_num_si();
   } catch (const isl::exception& e) {
-    throw IslError(std::string("isl cannot count ") + setText(set) + ": " + e.what());
+    throw IslError(std::string("isl cannot count the set: ") + e.what());
+  }
+}
+
+namespace {
+
+Expr rationalOf(isl_val* v) {
+  isl::val value = isl::manage(v);
+  if (!v || !value.is_rat()) throw IslError("isl gave a non-rational coefficient");
+  return GiNaC::numeric(value.get_num_si()) / GiNaC::numeric(isl_val_get_den_si(value.get()));
+}
+
+/* The symbols of the parameters of "space" (an isl object with isl_dim_param), matched by name. */
+template <typename NameOf>
+std::vector<Expr> paramTerms(int count, NameOf nameOf, const std::vector<Symbol>& params) {
+  std::vector<Expr> out;
+  for (int k = 0; k < count; ++k) {
+    const char* name = nameOf(k);
+    auto it = std::find_if(params.begin(), params.end(),
+                           [&](const Symbol& p) { return name && islName(p.get_name()) == name; });
+    if (it == params.end()) throw IslError(std::string("isl parameter without a symbol: ") + (name ? name : "?"));
+    out.push_back(*it);
+  }
+  return out;
+}
+
+std::string affString(isl_aff* aff) {
+  char* text = isl_aff_to_str(aff);
+  std::string out = text ? text : "";
+  free(text);
+  return out;
+}
+
+/* Division "k" of "bset", over "dims", "params" and the divisions "earlier" (read so far). */
+Division readDivision(isl_basic_set* bset, int k, const std::vector<Symbol>& dims, const std::vector<Expr>& params,
+                      const std::vector<Division>& earlier, const std::vector<std::string>& earlierText) {
+  isl::aff aff = isl::manage(isl_basic_set_get_div(bset, k));
+  if (aff.is_null()) throw IslError("isl cannot give a division");
+  Expr e = rationalOf(isl_aff_get_constant_val(aff.get()));
+  for (std::size_t p = 0; p < params.size(); ++p)
+    e += rationalOf(isl_aff_get_coefficient_val(aff.get(), isl_dim_param, static_cast<int>(p))) * params[p];
+  for (std::size_t d = 0; d < dims.size(); ++d)
+    e += rationalOf(isl_aff_get_coefficient_val(aff.get(), isl_dim_in, static_cast<int>(d))) * dims[d];
+  int localDivs = isl_aff_dim(aff.get(), isl_dim_div);
+  for (int j = 0; j < localDivs; ++j) {
+    Expr c = rationalOf(isl_aff_get_coefficient_val(aff.get(), isl_dim_div, j));
+    if (c.is_zero()) continue;
+    isl::aff inner = isl::manage(isl_aff_get_div(aff.get(), j));
+    std::string text = affString(inner.get());
+    auto it = std::find(earlierText.begin(), earlierText.end(), text);
+    if (it == earlierText.end()) throw IslError("isl division refers to an unknown division " + text);
+    e += c * earlier[static_cast<std::size_t>(it - earlierText.begin())].symbol;
+  }
+  long d = denominatorLcm(e);
+  return Division{Symbol("cnt_q" + std::to_string(k)), GiNaC::expand(e * d), d};
+}
+
+struct ConstraintReader {
+  const std::vector<Symbol>* dims;
+  const std::vector<Expr>* params;
+  const std::vector<Division>* divisions;
+  std::vector<Constraint> out;
+  std::string failure;
+};
+
+Constraint constraintTerms(isl_constraint* c, const std::vector<Symbol>& dims, const std::vector<Expr>& params,
+                           const std::vector<Division>& divisions);
+
+/* Appends "raw" (taken) in our terms to the ConstraintReader "user". */
+isl_stat readConstraint(isl_constraint* raw, void* user) {
+  struct Owner {
+    isl_constraint* c;
+    ~Owner() { isl_constraint_free(c); }
+    isl_constraint* get() const { return c; }
+  } c{raw};
+  auto& r = *static_cast<ConstraintReader*>(user);
+  try {
+    r.out.push_back(constraintTerms(c.get(), *r.dims, *r.params, *r.divisions));
+    return isl_stat_ok;
+  } catch (const IslError& e) {
+    r.failure = e.what();
+    return isl_stat_error;
+  }
+}
+
+Constraint constraintTerms(isl_constraint* c, const std::vector<Symbol>& dims, const std::vector<Expr>& params,
+                           const std::vector<Division>& divisions) {
+  Expr e = rationalOf(isl_constraint_get_constant_val(c));
+  for (std::size_t p = 0; p < params.size(); ++p)
+    e += rationalOf(isl_constraint_get_coefficient_val(c, isl_dim_param, static_cast<int>(p))) * params[p];
+  for (std::size_t d = 0; d < dims.size(); ++d)
+    e += rationalOf(isl_constraint_get_coefficient_val(c, isl_dim_set, static_cast<int>(d))) * dims[d];
+  for (std::size_t d = 0; d < divisions.size(); ++d)
+    e += rationalOf(isl_constraint_get_coefficient_val(c, isl_dim_div, static_cast<int>(d))) * divisions[d].symbol;
+  return Constraint{GiNaC::expand(e), isl_constraint_is_equality(c) == isl_bool_true};
+}
+
+/* "bset" in our terms. */
+BasicSetTerms readBasicSet(isl_basic_set* bset, const std::vector<Symbol>& dims, const std::vector<Symbol>& params) {
+  std::vector<Expr> paramSymbols = paramTerms(
+      isl_basic_set_dim(bset, isl_dim_param),
+      [&](int k) { return isl_basic_set_get_dim_name(bset, isl_dim_param, static_cast<unsigned>(k)); }, params);
+  BasicSetTerms terms;
+  std::vector<std::string> divisionText;
+  for (int k = 0; k < isl_basic_set_dim(bset, isl_dim_div); ++k) {
+    terms.divisions.push_back(readDivision(bset, k, dims, paramSymbols, terms.divisions, divisionText));
+    isl::aff aff = isl::manage(isl_basic_set_get_div(bset, k));
+    divisionText.push_back(affString(aff.get()));
+  }
+  ConstraintReader reader{&dims, &paramSymbols, &terms.divisions, {}, {}};
+  if (isl_basic_set_foreach_constraint(bset, readConstraint, &reader) < 0)
+    throw IslError("isl cannot walk the constraints of a basic set" +
+                   (reader.failure.empty() ? std::string() : ": " + reader.failure));
+  terms.constraints = std::move(reader.out);
+  return terms;
+}
+
+}  // namespace
+
+std::vector<Constraint> divisionBounds(const Division& q) {
+  return {Constraint{q.numerator - q.denominator * q.symbol, false},
+          Constraint{q.denominator * q.symbol + q.denominator - 1 - q.numerator, false}};
+}
+
+std::vector<BasicSetTerms> disjointBasicSets(const Ctx& ctx, const isl::set& set, const std::vector<Symbol>& dims,
+                                             const std::vector<Symbol>& params) {
+  try {
+    ctx.resetBudget();
+    isl::set s = isl::manage(
+        isl_set_make_disjoint(isl_set_remove_redundancies(isl_set_coalesce(isl_set_compute_divs(set.copy())))));
+    if (s.is_null()) throw IslError("isl cannot simplify the set");
+    if (isl_set_dim(s.get(), isl_dim_set) != static_cast<int>(dims.size()))
+      throw IslError("set dimensions do not match");
+    std::vector<BasicSetTerms> out;
+    std::string failure;
+    s.foreach_basic_set([&](isl::basic_set b) {
+      if (!failure.empty()) return;
+      try {
+        out.push_back(readBasicSet(b.get(), dims, params));
+      } catch (const IslError& e) {
+        failure = e.what();
+      }
+    });
+    if (!failure.empty()) throw IslError(failure);
+    return out;
+  } catch (const isl::exception& e) {
+    throw IslError(std::string("isl cannot split the set: ") + e.what());
+  }
+}
+
+namespace {
+
+struct PointCollector {
+  std::vector<std::string> names;
+  std::vector<ParamValues> points;
+  std::size_t maxPoints = 0;
+};
+
+/* Appends the coordinates of "raw" (taken) to the PointCollector "user". */
+isl_stat collectPoint(isl_point* raw, void* user) {
+  isl::point point = isl::manage(raw);
+  auto& collector = *static_cast<PointCollector*>(user);
+  if (collector.points.size() >= collector.maxPoints) return isl_stat_error;
+  ParamValues values;
+  for (std::size_t k = 0; k < collector.names.size(); ++k) {
+    isl::val v = isl::manage(isl_point_get_coordinate_val(point.get(), isl_dim_set, static_cast<int>(k)));
+    if (v.is_null() || !v.is_int()) return isl_stat_error;
+    values[collector.names[k]] = v.get_num_si();
+  }
+  collector.points.push_back(std::move(values));
+  return isl_stat_ok;
+}
+
+}  // namespace
+
+std::optional<std::vector<ParamValues>> parameterPoints(const Ctx& ctx, const isl::set& set,
+                                                        const std::vector<Symbol>& params, std::size_t maxPoints) {
+  ctx.resetBudget();
+  int count = isl_set_dim(set.get(), isl_dim_param);
+  if (count < 0 || isl_set_dim(set.get(), isl_dim_set) != 0) return std::nullopt;
+  PointCollector collector;
+  collector.maxPoints = maxPoints;
+  for (int k = 0; k < count; ++k) {
+    const char* name = isl_set_get_dim_name(set.get(), isl_dim_param, static_cast<unsigned>(k));
+    auto it = std::find_if(params.begin(), params.end(),
+                           [&](const Symbol& p) { return name && islName(p.get_name()) == name; });
+    if (it == params.end()) return std::nullopt;
+    collector.names.push_back(it->get_name());
+  }
+  isl::set points = isl::manage(isl_set_move_dims(set.copy(), isl_dim_set, 0, isl_dim_param, 0,
+                                                  static_cast<unsigned>(count)));
+  if (points.is_null()) {
+    isl_ctx_reset_error(ctx.raw());
+    return std::nullopt;
+  }
+  if (isl_set_is_bounded(points.get()) != isl_bool_true) {
+    isl_ctx_reset_error(ctx.raw());
+    return std::nullopt;
+  }
+  if (isl_set_foreach_point(points.get(), collectPoint, &collector) < 0) {
+    isl_ctx_reset_error(ctx.raw());
+    return std::nullopt;
+  }
+  return collector.points;
+}
+
+bool isEmpty(const Ctx& ctx, const IntegerSet& set) {
+  isl::set s = toSet(ctx, set);
+  try {
+    ctx.resetBudget();
+    return s.is_empty();
+  } catch (const isl::exception& e) {
+    throw IslError(std::string("isl cannot decide emptiness: ") + e.what());
+  }
+}
+
+isl::set imageSet(const Ctx& ctx, const IntegerSet& set, const std::vector<Expr>& subscripts, const std::string& name) {
+  IntegerSet space = set;
+  space.constraints.clear();
+  space.existentials.clear();
+  std::string domain = setText(space);
+  std::string out;
+  for (const auto& s : subscripts) {
+    long scale = denominatorLcm(s);
+    if (scale != 1) throw IslError("rational subscript " + sym::print(s));
+    out += (out.empty() ? "" : ", ") + affineText(s);
+  }
+  std::string text = domain.substr(0, domain.rfind('}')) + " -> " + islName(name) + "[" + out + "] }";
+  try {
+    ctx.resetBudget();
+    isl::map access(ctx.get(), text);
+    return toSet(ctx, set).apply(access);
+  } catch (const isl::exception& e) {
+    throw IslError(std::string("isl cannot build the image under ") + text + ": " + e.what());
   }
 }
 

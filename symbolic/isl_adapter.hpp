@@ -8,6 +8,7 @@
 #include <isl/cpp.h>
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -58,5 +59,44 @@ isl::set toSet(const Ctx& ctx, const IntegerSet& set);
 /// parameter has no value, the set is unbounded or isl fails (isl_set_count_val returns a wrong
 /// 0 on a parametric set, so every parameter is fixed first).
 std::int64_t countPoints(const Ctx& ctx, const IntegerSet& set, const ParamValues& values);
+
+/// floor(numerator / denominator): an integer division isl introduced (for a stride, a floor or a
+/// mod), named by a fresh "symbol"; "numerator" is affine with integer coefficients in the set's
+/// dimensions, its parameters and earlier divisions.
+struct Division {
+  Symbol symbol;
+  Expr numerator;
+  std::int64_t denominator = 1;
+};
+
+/// One basic set of an isl set in our terms: "constraints" (integer coefficients) over the
+/// dimensions, the parameters and "divisions". The defining bounds of the divisions
+/// (d*q <= numerator <= d*q + d - 1) are not among them: see divisionBounds.
+struct BasicSetTerms {
+  std::vector<Division> divisions;
+  std::vector<Constraint> constraints;
+};
+
+/// d*q <= numerator <= d*q + d - 1 for the division q.
+std::vector<Constraint> divisionBounds(const Division& q);
+
+/// The basic sets of "set" after isl made every existential a division (compute_divs, so that a
+/// point with its divisions is still one point), coalesced it, removed redundant constraints and
+/// made its basic sets disjoint. "dims" name the set dimensions in order; "params" the parameters
+/// (matched by name). Throws IslError when isl fails (e.g. its operation budget runs out).
+std::vector<BasicSetTerms> disjointBasicSets(const Ctx& ctx, const isl::set& set, const std::vector<Symbol>& dims,
+                                             const std::vector<Symbol>& params);
+/// Whether "set" has no integer point (for every parameter value).
+bool isEmpty(const Ctx& ctx, const IntegerSet& set);
+/// { name[subscripts] : set }: the image of "set" under an access with "subscripts" (affine in
+/// the set's dimensions and parameters; idiv/imod by constants allowed) as an isl set.
+isl::set imageSet(const Ctx& ctx, const IntegerSet& set, const std::vector<Expr>& subscripts, const std::string& name);
+/// The parameter values of the 0-dimensional "set" over "params" (isl order matched by name),
+/// or nullopt when they are unbounded or more than "maxPoints".
+std::optional<std::vector<ParamValues>> parameterPoints(const Ctx& ctx, const isl::set& set,
+                                                        const std::vector<Symbol>& params, std::size_t maxPoints);
+/// The number of points of the isl set "set" over "params" with each fixed by "values" (see countPoints).
+std::int64_t countPoints(const Ctx& ctx, const isl::set& set, const std::vector<Symbol>& params,
+                         const ParamValues& values);
 
 }  // namespace cats::sym::isl_adapter

@@ -1,0 +1,183 @@
+// Counting formulas (symbolic/polyhedral.hpp) against isl enumeration at fixed parameters, over
+// seeded random and boundary parameter values, on the nest shapes of issue 7.
+#include "symbolic/polyhedral.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace cats::sym;
+
+namespace {
+
+Symbol N("N"), M("M"), i("i"), j("j"), k("k"), ii("ii"), t("t"), u("u");
+
+Constraint ge(const Expr& a, const Expr& b) { return Constraint::atLeast(a, b); }
+Constraint lt(const Expr& a, const Expr& b) { return Constraint::lessThan(a, b); }
+Constraint eq(const Expr& a, const Expr& b) { return Constraint::equal(a, b); }
+
+IntegerSet makeSet(std::vector<Symbol> dims, std::vector<Constraint> constraints, std::vector<Symbol> existentials = {},
+                   std::vector<Symbol> params = {N}) {
+  IntegerSet s;
+  s.name = "S";
+  s.dims = std::move(dims);
+  s.existentials = std::move(existentials);
+  s.params = std::move(params);
+  s.constraints = std::move(constraints);
+  return s;
+}
+
+/* 20 parameter values per parameter: boundary values and seeded random ones in [-3, 70]. */
+std::vector<ParamValues> parameterPoints(const std::vector<Symbol>& params, unsigned seed) {
+  std::vector<std::int64_t> fixed{-2, 0, 1, 2, 7, 8, 9, 31, 32, 33};
+  std::mt19937 random(seed);
+  std::uniform_int_distribution<std::int64_t> draw(-3, 70);
+  std::vector<ParamValues> out;
+  for (std::size_t n = 0; n < 20; ++n) {
+    ParamValues values;
+    for (std::size_t p = 0; p < params.size(); ++p)
+      values[params[p].get_name()] = (n < fixed.size() && p == 0) ? fixed[n] : draw(random);
+    out.push_back(values);
+  }
+  return out;
+}
+
+std::string show(const ParamValues& values) {
+  std::string out;
+  for (const auto& [name, v] : values) out += name + "=" + std::to_string(v) + " ";
+  return out;
+}
+
+void checkPoints(const IntegerSet& set, const std::string& method = "summation") {
+  PiecewiseCount count = countPoints(set);
+  INFO(count.str());
+  REQUIRE(count.method == method);
+  REQUIRE(count.exact);
+  for (const auto& values : parameterPoints(set.params, 7)) {
+    INFO(show(values));
+    CHECK(count.evaluate(values) == enumeratePoints(set, values));
+  }
+}
+
+void checkImage(const IntegerSet& set, const std::vector<Expr>& subscripts) {
+  PiecewiseCount count = countImage(set, subscripts);
+  INFO(count.str());
+  REQUIRE(!count.method.empty());
+  for (const auto& values : parameterPoints(set.params, 11)) {
+    INFO(show(values));
+    CHECK(count.evaluate(values) == enumerateImage(set, subscripts, values));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("rectangular nest: N^2 for N >= 1", "[counting]") {
+  IntegerSet s = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N)});
+  checkPoints(s);
+  PiecewiseCount c = countPoints(s);
+  CHECK(c.str() == "N >= 1: N^2\n");
+  CHECK(c.evaluate({{"N", 0}}) == 0);
+  CHECK(c.evaluate({{"N", -5}}) == 0);
+  CHECK(c.evaluate({}) == std::nullopt);
+}
+
+TEST_CASE("triangular nests both ways", "[counting]") {
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), Constraint::atLeast(i, j)}));
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, i), lt(j, N)}));
+  CHECK(countPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), Constraint::atLeast(i, j)})).str() ==
+        "N >= 1: (1/2)*N + (1/2)*N^2\n");
+}
+
+TEST_CASE("skewed nest: j from i to i+N", "[counting]") {
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, i), Constraint::atLeast(i + N, j)}));
+}
+
+TEST_CASE("tiled nest with min: ii step 32, i < min(ii+32, N)", "[counting]") {
+  IntegerSet s = makeSet({ii, i}, {eq(ii, 32 * t), ge(ii, 0), lt(ii, N), ge(i, ii), lt(i, minOf(ii + 32, N))}, {t});
+  checkPoints(s);
+  CHECK(countPoints(s).str() == "N >= 1: N\n");
+  IntegerSet square = makeSet({ii, i, j}, {eq(ii, 32 * t), ge(ii, 0), lt(ii, N), ge(i, ii), lt(i, minOf(ii + 32, N)),
+                                           ge(j, 0), lt(j, minOf(N, 40))},
+                              {t});
+  checkPoints(square);
+}
+
+TEST_CASE("empty ranges count 0", "[counting]") {
+  IntegerSet s = makeSet({i}, {ge(i, N), lt(i, 0)});
+  PiecewiseCount c = countPoints(s);
+  CHECK(c.evaluate({{"N", 5}}) == 0);
+  CHECK(c.evaluate({{"N", -5}}) == 5);
+  checkPoints(s);
+}
+
+TEST_CASE("strided and backward loops", "[counting]") {
+  checkPoints(makeSet({i}, {eq(i, 3 * t), ge(t, 0), lt(i, N)}, {t}));                  // i += 3
+  checkPoints(makeSet({i}, {eq(i, N - 1 - t), ge(t, 0), ge(i, 0)}, {t}));              // i--
+  checkPoints(makeSet({i}, {eq(i, N - 1 - 2 * t), ge(t, 0), ge(i, 0)}, {t}));          // i -= 2
+  checkPoints(makeSet({i, j}, {eq(i, 5 + 4 * t), ge(t, 0), lt(i, N), ge(j, 0), lt(j, i)}, {t}));  // i = 5; i < N; i += 4
+}
+
+TEST_CASE("guarded statements", "[counting]") {
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N), Constraint::atLeast(i, j)}));  // if (i >= j)
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N), eq(imod(i, 2), 0)}));         // if (i % 2 == 0)
+}
+
+TEST_CASE("floor of a parameter in a bound", "[counting]") {
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, idiv(N, 2)), ge(j, i), lt(j, N)}));  // i < N / 2
+}
+
+TEST_CASE("multi-parameter nests", "[counting]") {
+  IntegerSet rect = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, M)}, {}, {M, N});
+  checkPoints(rect);
+  CHECK(countPoints(rect).str() == "M >= 1 and N >= 1: M*N\n");
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, minOf(i, M))}, {}, {M, N}));
+  checkPoints(makeSet({i, j}, {ge(i, 1), Constraint::atLeast(N, i), ge(j, i), Constraint::atLeast(i + M, j)}, {}, {M, N}));
+}
+
+TEST_CASE("three-deep nests", "[counting]") {
+  checkPoints(makeSet({i, j, k}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N), ge(k, 0), lt(k, N)}));
+  checkPoints(makeSet({i, j, k}, {ge(i, 0), lt(i, N), ge(j, 0), Constraint::atLeast(i, j), ge(k, j), lt(k, N)}));
+}
+
+TEST_CASE("image counts: distinct elements an access touches", "[counting]") {
+  IntegerSet cube = makeSet({i, j, k}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N), ge(k, 0), lt(k, N)});
+  checkImage(cube, {k, j});  // B[k][j]: N^2
+  CHECK(countImage(cube, {k, j}).str() == "N >= 1: N^2\n");
+  IntegerSet square = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N)});
+  checkImage(square, {i + j});  // A[i+j]: 2N - 1
+  CHECK(countImage(square, {i + j}).str() == "N >= 1: 2*N - 1\n");
+  IntegerSet line = makeSet({i}, {ge(i, 0), lt(i, N)});
+  checkImage(line, {imod(i, 8)});  // A[i%8]: min(N, 8)
+  CHECK(countImage(line, {imod(i, 8)}).evaluate({{"N", 5}}) == 5);
+  CHECK(countImage(line, {imod(i, 8)}).evaluate({{"N", 100}}) == 8);
+  checkImage(line, {idiv(i, 4)});  // A[i/4]: ceil(N/4)
+  checkImage(square, {2 * i + 4 * j});
+}
+
+TEST_CASE("strided inner loop bounded by the outer iterator", "[counting]") {
+  // for (i = 0; i < N; i++) for (j = 0; j < i; j += 2): summed over i first, j's floor is of N.
+  checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), eq(j, 2 * t), ge(t, 0), lt(j, i)}, {t}));
+}
+
+TEST_CASE("non-unit coefficients on two dimensions fall back to interpolation", "[counting]") {
+  // 3j <= 2i couples both dimensions with non-unit coefficients: no dimension can be summed first.
+  IntegerSet s = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), Constraint::atLeast(2 * i, 3 * j)});
+  checkPoints(s, "interpolation");
+  CHECK(countPoints(s).str() ==  // one polynomial per residue of N modulo 3 (the lcm 6 of 2 and 3 reduced)
+        "N >= -1 and imod(N, 3) == 0: (1/3)*N + (1/3)*N^2\n"
+        "N >= -1 and imod(N, 3) == 1: (1/3)*N + (1/3)*N^2 + 1/3\n"
+        "N >= -1 and imod(N, 3) == 2: (1/3)*N + (1/3)*N^2\n");
+}
+
+TEST_CASE("bad input gives a reason, never a throw", "[counting]") {
+  IntegerSet unbounded = makeSet({i}, {ge(i, 0)});
+  PiecewiseCount c = countPoints(unbounded);
+  CHECK(c.method.empty());
+  CHECK_FALSE(c.reason.empty());
+  CHECK(c.evaluate({{"N", 3}}) == 0);  // no pieces: callers must check method
+  IntegerSet nonAffine = makeSet({i}, {ge(i, 0), lt(i, N * N)});
+  PiecewiseCount d = countPoints(nonAffine);
+  CHECK(d.method.empty());
+  CHECK(d.reason.find("not affine") != std::string::npos);
+  CHECK_THROWS_AS(enumeratePoints(makeSet({i}, {ge(i, 0), lt(i, N)}), {}), std::runtime_error);
+}
