@@ -105,6 +105,7 @@ Value FunctionBuilder::evalCast(const clang::CastExpr* cast, const std::string& 
       if (auto l = lvalue(sub)) {
         PointerValue p = l->where;
         p.field = l->field;
+        if (p.subscripts) p.subscripts->push_back(0);
         return Value::ofPointer(p);
       }
       return Value::unknown();
@@ -114,6 +115,11 @@ Value FunctionBuilder::evalCast(const clang::CastExpr* cast, const std::string& 
     case CastKind::CK_FunctionToPointerDecay:
       eval(sub);
       return Value::unknown();
+    case CastKind::CK_BitCast: {
+      Value v = eval(sub, nameHint);
+      if (v.kind == Value::Kind::Pointer) v.pointer.subscripts.reset();
+      return v;
+    }
     case CastKind::CK_FloatingToIntegral:
     case CastKind::CK_IntegralToFloating:
     case CastKind::CK_FloatingCast: {
@@ -130,8 +136,11 @@ Value FunctionBuilder::arithmetic(BinaryOperatorKind kind, const Value& lhs, con
   bool lp = lhs.kind == Value::Kind::Pointer, rp = rhs.kind == Value::Kind::Pointer;
   if ((kind == K::BO_Add || kind == K::BO_Sub) && lp && !rp) {
     Value out = lhs;
-    sym::Expr delta = scalarOrUnknown(rhs, "index") * pointeeBytes(lhsType);
+    sym::Expr index = scalarOrUnknown(rhs, "index");
+    sym::Expr unit = pointeeBytes(lhsType);
+    sym::Expr delta = index * unit;
     out.pointer.offset = kind == K::BO_Add ? lhs.pointer.offset + delta : lhs.pointer.offset - delta;
+    out.pointer.subscripts = movedPosition(lhs.pointer, unit, kind == K::BO_Add ? index : -index);
     return out;
   }
   if (kind == K::BO_Add && rp && !lp) return arithmetic(kind, rhs, lhs, rhsType, lhsType);
@@ -356,10 +365,11 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
     const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl());
     if (!var) return std::nullopt;
     std::string name = var->getNameAsString();
-    if (auto it = arrays_.find(var); it != arrays_.end()) return Location{PointerValue{it->second, 0, name}, var->getType(), {}};
-    if (auto it = slots_.find(var); it != slots_.end()) return Location{PointerValue{it->second, 0, name}, var->getType(), {}};
+    std::vector<sym::Expr> whole;
+    if (auto it = arrays_.find(var); it != arrays_.end()) return Location{PointerValue{it->second, 0, name, {}, whole}, var->getType(), {}};
+    if (auto it = slots_.find(var); it != slots_.end()) return Location{PointerValue{it->second, 0, name, {}, whole}, var->getType(), {}};
     if (var->hasGlobalStorage() && (var->getType()->isArrayType() || var->getType()->isRecordType() || state_.options.traceScalars)) {
-      if (auto ref = state_.global(var)) return Location{PointerValue{*ref, 0, name}, var->getType(), {}};
+      if (auto ref = state_.global(var)) return Location{PointerValue{*ref, 0, name, {}, whole}, var->getType(), {}};
     }
     return std::nullopt;
   }
@@ -371,7 +381,10 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
       return std::nullopt;
     }
     Location l{base.pointer, sub->getType(), base.pointer.field};
-    l.where.offset = base.pointer.offset + scalarOrUnknown(index, "index") * typeBytes(sub->getType());
+    sym::Expr i = scalarOrUnknown(index, "index");
+    sym::Expr unit = typeBytes(sub->getType());
+    l.where.offset = base.pointer.offset + i * unit;
+    l.where.subscripts = movedPosition(base.pointer, unit, i);
     return l;
   }
   if (const auto* op = dyn_cast<clang::UnaryOperator>(e); op && op->getOpcode() == clang::UO_Deref) {
@@ -380,7 +393,9 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
       untracedThrough(op->getSubExpr(), e);
       return std::nullopt;
     }
-    return Location{base.pointer, op->getType(), base.pointer.field};
+    Location l{base.pointer, op->getType(), base.pointer.field};
+    l.where.subscripts = positionAt(base.pointer, op->getType());
+    return l;
   }
   if (const auto* member = dyn_cast<clang::MemberExpr>(e)) {
     const auto* field = dyn_cast<clang::FieldDecl>(member->getMemberDecl());
@@ -388,8 +403,11 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
     std::optional<Location> base;
     if (member->isArrow()) {
       Value pointer = eval(member->getBase());
-      if (pointer.kind == Value::Kind::Pointer)
-        base = Location{pointer.pointer, member->getBase()->getType()->getPointeeType(), pointer.pointer.field};
+      if (pointer.kind == Value::Kind::Pointer) {
+        clang::QualType record = member->getBase()->getType()->getPointeeType();
+        base = Location{pointer.pointer, record, pointer.pointer.field};
+        base->where.subscripts = positionAt(pointer.pointer, record);
+      }
       else
         untracedThrough(member->getBase(), e);
     } else {
@@ -416,6 +434,8 @@ void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const c
   a.container = l.where.container;
   a.mode = mode;
   a.offset = l.where.offset.expand();
+  if (l.where.subscripts)
+    for (const sym::Expr& s : *l.where.subscripts) a.subscripts.push_back(s.expand());
   a.bytes = l.type->isIncompleteType() ? 1 : ast_.getTypeSizeInChars(l.type).getQuantity();
   a.name = l.where.name.empty() ? containerName(l.where.container) : l.where.name;
   a.field = l.field;
@@ -423,6 +443,24 @@ void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const c
   a.loc = loc(at->getBeginLoc());
   explainUnknowns(a.offset, a.text, at);
   append(ir::Node{std::move(a)});
+}
+
+/* The subscripts of "p" moved by "delta" elements of "unitBytes" along its last dimension; a
+   pointer whose subscripts are not followed starts from its byte offset in such elements. */
+std::vector<sym::Expr> FunctionBuilder::movedPosition(const PointerValue& p, const sym::Expr& unitBytes, const sym::Expr& delta) {
+  std::vector<sym::Expr> at = p.subscripts.value_or(std::vector<sym::Expr>{});
+  if (!p.subscripts) at.push_back(unitBytes.is_zero() ? sym::Expr(0) : (p.offset / unitBytes).expand());
+  if (at.empty()) at.push_back(0);
+  at.back() = (at.back() + delta).expand();
+  return at;
+}
+
+/* The subscripts of the object of "type" that "p" points to. Sizes are only asked for (and
+   VLA extents only evaluated) when the subscripts are derived from a non-zero offset. */
+std::vector<sym::Expr> FunctionBuilder::positionAt(const PointerValue& p, clang::QualType type) {
+  if (p.subscripts || p.offset.is_zero()) return movedPosition(p, 1, 0);
+  bool sized = !type->isIncompleteType() && !type->isFunctionType() && !type->isVoidType();
+  return movedPosition(p, sized ? typeBytes(type) : sym::Expr(1), 0);
 }
 
 /* Says which values the offset of access "text" depends on that the analysis cannot follow. */

@@ -110,7 +110,7 @@ Value FunctionBuilder::memoryRoutine(const clang::CallExpr* c, const std::string
     case RoutineShape::Result::PointerIntoFirst:
       if (args[0].kind != Value::Kind::Pointer) return Value::unknown();
       Value found = args[0];
-      found.pointer.offset += freshUnknown("offset_" + callee, "position found by " + callee + " at " + where.str());
+      found.pointer.moveTo(found.pointer.offset + freshUnknown("offset_" + callee, "position found by " + callee + " at " + where.str()));
       return found;
   }
   return Value::unknown();

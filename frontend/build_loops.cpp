@@ -104,7 +104,7 @@ std::vector<sym::Symbol> FunctionBuilder::forgetAssignedIn(const std::vector<con
     } else if (env_[var].kind == Value::Kind::Pointer) {
       sym::Expr u = freshUnknown("offset_" + name, why);
       varying.push_back(GiNaC::ex_to<GiNaC::symbol>(u));
-      env_[var].pointer.offset = u;
+      env_[var].pointer.moveTo(u);
     } else {
       env_[var] = Value::unknown();
     }
@@ -268,7 +268,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     const clang::VarDecl* var = w.induction->update.var;
     inductive.insert(var);
     top[var] = (w.start + w.perIteration * done).expand();
-    if (w.pointer) env_[var].pointer.offset = top[var];
+    if (w.pointer) env_[var].pointer.moveTo(top[var]);
     else env_[var] = Value::ofScalar(top[var]);
   }
   loop.varying = forgetAssignedIn({shape.cond, shape.body, shape.inc}, inductive, loop.loc, reasons);
@@ -302,7 +302,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
       warn(w.induction->update.at->getBeginLoc(), "induction variable " + var->getNameAsString() +
                                                       " does not advance by its step in every iteration as modelled; the result is approximate");
     std::string after = var->getNameAsString() + " after the loop at " + loop.loc.str();
-    if (w.pointer) env_[var].pointer.offset = freshUnknown("offset_" + var->getNameAsString(), after);
+    if (w.pointer) env_[var].pointer.moveTo(freshUnknown("offset_" + var->getNameAsString(), after));
     else env_[var] = Value::ofScalar(freshUnknown(var->getNameAsString(), after));
   }
   if (!control)

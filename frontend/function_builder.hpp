@@ -25,6 +25,15 @@ struct PointerValue {
   sym::Expr offset = 0;
   std::string name;   // variable the pointer came from, as written at the access
   std::string field = {};  // struct field path when the pointer came from an array field
+  /// Element indices per array dimension, outermost first; the last is the position the
+  /// pointer's own arithmetic moves. nullopt: not followed, derived from "offset" when needed.
+  std::optional<std::vector<sym::Expr>> subscripts = {};
+
+  /// Moves the pointer to byte "to" by a route the subscripts do not follow.
+  void moveTo(sym::Expr to) {
+    offset = std::move(to);
+    subscripts.reset();
+  }
 };
 
 /// What an rvalue evaluates to.
@@ -158,6 +167,8 @@ class FunctionBuilder {
   const clang::VarDecl* globalPointer(const clang::Expr* e) const;
   void bindAllocationToGlobal(const Value& rhs, const clang::VarDecl* pointer);
   void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at);
+  std::vector<sym::Expr> positionAt(const PointerValue& p, clang::QualType type);
+  std::vector<sym::Expr> movedPosition(const PointerValue& p, const sym::Expr& unitBytes, const sym::Expr& delta);
   void explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at);
   void untracedThrough(const clang::Expr* pointer, const clang::Expr* at);
   sym::Condition condition(const clang::Expr* e);

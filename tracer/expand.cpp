@@ -261,6 +261,9 @@ class Expander {
     switch (in.kind) {
       case EventKind::Access: {
         e.offset = (b.base + resolve(in.offset, a)).expand();
+        e.subscripts.clear();
+        if (b.base.is_zero())
+          for (const auto& s : in.subscripts) e.subscripts.push_back(resolve(s, a).expand());
         std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
                           std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + (e.loopHeader ? "|header" : "");
         if (auto it = dedup_.find(key); it != dedup_.end()) {

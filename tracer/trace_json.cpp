@@ -57,6 +57,8 @@ ordered_json accessJson(const Event& e) {
   ordered_json j;
   j["mode"] = std::string(ir::toString(e.mode));
   j["offset"] = sym::print(e.offset);
+  j["subscripts"] = ordered_json::array();
+  for (const auto& s : e.subscripts) j["subscripts"].push_back(sym::print(s));
   j["bytes"] = e.bytes;
   j["name"] = e.name;
   j["field"] = e.field;
@@ -230,6 +232,24 @@ class Reader {
     } catch (const sym::ParseError& e) {
       throw TraceFormatError(where + "." + key + ": " + e.what());
     }
+  }
+
+  /* The expressions of array member "key" of "j". */
+  std::vector<sym::Expr> exprs(const ordered_json& j, const char* key, const std::string& where) const {
+    const ordered_json& list = member(j, key, where);
+    if (!list.is_array()) throw TraceFormatError(where + "." + key + ": not an array");
+    std::vector<sym::Expr> out;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const ordered_json& item = list[i];
+      std::string at = where + "." + key + "[" + std::to_string(i) + "]";
+      if (!item.is_string()) throw TraceFormatError(at + ": not a string");
+      try {
+        out.push_back(trace_.context.parse(item.get<std::string>()));
+      } catch (const sym::ParseError& e) {
+        throw TraceFormatError(at + ": " + e.what());
+      }
+    }
+    return out;
   }
 
   /* A container id that the trace defines (containers are read before scopes). */
@@ -447,6 +467,7 @@ Trace readTraceJson(const std::string& text) {
     if (e.kind == EventKind::Access) {
       e.mode = parseEnum<ir::AccessMode>(r.get<std::string>(j, "mode", where), parseMode, where + ".mode");
       e.offset = r.expr(j, "offset", where);
+      e.subscripts = r.exprs(j, "subscripts", where);
       e.bytes = r.get<std::int64_t>(j, "bytes", where);
       e.name = r.get<std::string>(j, "name", where);
       e.field = r.get<std::string>(j, "field", where);

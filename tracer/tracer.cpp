@@ -292,6 +292,8 @@ class Tracer {
     e.loc = a.loc;
     e.mode = a.mode;
     e.offset = (b->base + resolve(a.offset, frame)).expand();
+    if (b->base.is_zero())
+      for (const auto& s : a.subscripts) e.subscripts.push_back(resolve(s, frame).expand());
     e.bytes = a.bytes;
     e.name = a.name;
     e.field = a.field;

@@ -127,6 +127,10 @@ struct Event {
   // Access
   ir::AccessMode mode = ir::AccessMode::Read;
   sym::Expr offset = 0;
+  /// Element index per array dimension, outermost first (ir::Access::subscripts), in the same
+  /// symbols as "offset"; empty when the access has no array form or was reached through a
+  /// pointer into the middle of a container (only "offset" is followed then).
+  std::vector<sym::Expr> subscripts;
   std::int64_t bytes = 0;
   std::string name;   // as written at the access
   std::string field;

@@ -70,6 +70,10 @@ struct Access {
   ContainerRef container;
   AccessMode mode = AccessMode::Read;
   sym::Expr offset = 0;  // bytes from the container's base
+  /// Element index per array dimension, outermost first, as written (a[i][k] -> {i, k}; p[i]
+  /// -> {i}; s[i].x -> {i} with field "x"); empty when the access has no array form (a scalar,
+  /// a library call's words). The flattened "offset" stays the reference for addresses.
+  std::vector<sym::Expr> subscripts;
   std::int64_t bytes = 0;
   std::string name;      // name used at the access: "p" in p[i] even if p is bound to A
   std::string field;     // struct field path, empty for whole elements
