@@ -4,6 +4,8 @@
 #include "sim/scale.hpp"
 
 #include "sim/miss_model.hpp"
+#include "tracer/poly_counts.hpp"
+#include "tracer/poly_model.hpp"
 
 #include <mutex>
 
@@ -16,6 +18,8 @@ struct ScaleFormulas::Impl {
   std::optional<MissModel> misses;
   std::string missReason;     // why there is no miss model at all
   std::string countReason;    // why there are no count formulas
+  std::vector<trace::CountRecord> counts;  // per group: its executions, bytes and lines
+  std::int64_t lineBytes = 64;
   cache::HierarchyConfig config;
 
   // The miss model's estimates at the last point asked for: every group and metric of one
@@ -76,7 +80,16 @@ ScaleFormulas ScaleFormulas::derive(const trace::Trace& contexts, const std::vec
   auto impl = std::make_shared<Impl>();
   impl->groups = groups;
   impl->config = config;
-  impl->countReason = "no count formula (the polyhedral model is not available in this build)";
+  impl->lineBytes = config.levels.empty() ? 64 : config.levels.front().lineBytes;
+  trace::PolyModel model;
+  try {
+    model = trace::buildPolyModel(contexts);
+    trace::ProgramCounts counts = trace::deriveCounts(contexts, model, impl->lineBytes);
+    for (const auto& g : groups) impl->counts.push_back(trace::sumEvents(counts, trace::CountLevel::Container, g.name, g.events));
+  } catch (const std::exception& e) {
+    impl->counts.clear();
+    impl->countReason = std::string("no count formula: ") + e.what();
+  }
   for (const auto& g : groups) {
     std::optional<std::size_t> container;
     if (g.kind == ScaleGroupKind::Container && !g.events.empty()) container = contexts.events.at(g.events.front()).container;
@@ -86,7 +99,7 @@ ScaleFormulas ScaleFormulas::derive(const trace::Trace& contexts, const std::vec
     if (e.kind == trace::EventKind::Access && std::find(impl->containersUsed.begin(), impl->containersUsed.end(), e.container) == impl->containersUsed.end())
       impl->containersUsed.push_back(e.container);
   try {
-    impl->misses = MissModel::build(contexts, trace::PolyModel{}, config);
+    impl->misses = MissModel::build(contexts, model, config);
   } catch (const std::exception& e) {
     impl->missReason = std::string("no miss model: ") + e.what();
   }
@@ -99,8 +112,22 @@ std::optional<double> ScaleFormulas::evaluate(std::size_t group, ScaleMetric met
                                               std::string* why) const {
   if (!impl_) return std::nullopt;
   if (auto level = missLevel(metric, impl_->config)) return impl_->missesOf(group, *level, values, why);
-  say(why, impl_->countReason);
-  return std::nullopt;
+  if (group >= impl_->counts.size()) {
+    say(why, impl_->countReason);
+    return std::nullopt;
+  }
+  const trace::CountRecord& r = impl_->counts[group];
+  const trace::CountFormula& f = metric == ScaleMetric::Accesses ? r.executions : metric == ScaleMetric::Bytes ? r.bytes : r.lines;
+  if (!f.available || !f.exact) {
+    say(why, f.reason.empty() ? "no exact formula" : f.reason);
+    return std::nullopt;
+  }
+  auto value = f.evaluate(values);
+  if (!value) {
+    say(why, "a parameter of the formula has no value");
+    return std::nullopt;
+  }
+  return metric == ScaleMetric::Footprint ? static_cast<double>(*value) * static_cast<double>(impl_->lineBytes) : static_cast<double>(*value);
 }
 
 namespace {

@@ -102,19 +102,6 @@ CountFormula fromCount(sym::PiecewiseCount count) {
   return f;
 }
 
-/* The domain of the loops outside the last one of "domain": where the last loop is entered.
-   Constraints that name the last dimension are dropped. */
-sym::IntegerSet enclosing(const sym::IntegerSet& domain) {
-  sym::IntegerSet outer = domain;
-  if (outer.dims.empty()) return outer;
-  sym::Symbol last = outer.dims.back();
-  outer.dims.pop_back();
-  outer.constraints.clear();
-  for (const auto& c : domain.constraints)
-    if (!sym::contains(c.expr, last)) outer.constraints.push_back(c);
-  return outer;
-}
-
 /* Distinct lines of "lineBytes" that access "a" of "s" touches in container "c". */
 CountFormula linesOf(const PolyStatement&, const PolyAccess&, const Container&, std::int64_t) {
   return CountFormula::none("no line-count formula in this build (sym::countLines is not implemented yet)");
@@ -128,11 +115,12 @@ CountRecord countAccess(const Trace& t, const PolyStatement& s, const PolyAccess
   out.loc = t.events.at(a.event).loc;
   out.events = {a.event};
   out.container = a.container;
-  CountFormula points = fromCount(sym::countPoints(s.domain));
-  if (a.loopHeader && !s.domain.dims.empty()) points += fromCount(sym::countPoints(enclosing(s.domain)));
+  // A loop test's domain holds the exit point too: it runs once more than the body.
+  CountFormula points = s.exactDomain ? fromCount(sym::countPoints(s.domain))
+                                      : CountFormula::none("runs under a branch on data: its domain is where it may run");
   out.executions = points.scaled(static_cast<std::int64_t>(a.multiplicity));
   out.bytes = out.executions.scaled(a.bytes);
-  out.elements = fromCount(sym::countImage(s.domain, a.subscripts));
+  out.elements = s.exactDomain ? fromCount(sym::countImage(s.domain, a.subscripts)) : points;
   const Container& c = t.containers.at(a.container);
   out.lines = linesOf(s, a, c, lineBytes);
   std::string key = c.name + "|" + domainText(s.domain.constraints) + "|";
