@@ -239,3 +239,25 @@ TEST_CASE("scale: formulas of triangular, strided, backward and tiled nests equa
   }
   CHECK(rows > 50);
 }
+
+TEST_CASE("analyze --counts: count and footprint formulas in the text and JSON reports", "[scale][golden]") {
+  auto text = runCli("analyze examples/matmul-heap --entry multiply --counts");
+  REQUIRE(text.exitCode == 0);
+  CHECK(text.out == readFile(sourcePath("tests/golden/matmul-heap.multiply.counts.txt")));
+  CHECK(text.out.find("executions  4*n^3  when n - 1 >= 0") != std::string::npos);  // per function: A, B, C read, C written
+  auto json = runCli("analyze examples/spmv-csr --entry spmv --counts --format json");
+  REQUIRE(json.exitCode == 0);
+  CHECK(json.out == readFile(sourcePath("tests/golden/spmv-csr.spmv.counts.json")));
+  auto j = nlohmann::json::parse(json.out);
+  CHECK(j["version"] == 3);
+  std::map<std::string, nlohmann::json> containers;
+  for (const auto& r : j["counts"]["records"])
+    if (r["level"] == "container") containers[r["name"]] = r;
+  // y[r] is affine in the row loop; x[col[j]] is not, and says why instead of giving a number.
+  CHECK(containers["y"]["executions"]["formula"] == "nrows  when nrows - 1 >= 0");
+  CHECK(containers["x"]["executions"]["formula"].is_null());
+  std::string reason = containers["x"]["executions"]["reason"];
+  CHECK(reason.find("non-affine") != std::string::npos);
+  auto plain = runCli("analyze examples/spmv-csr --entry spmv --format json");
+  CHECK(nlohmann::json::parse(plain.out).count("counts") == 0);
+}

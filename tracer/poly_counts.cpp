@@ -51,32 +51,44 @@ std::string domainText(const std::vector<sym::Constraint>& domain) {
   return out;
 }
 
-/* Whether every term has one piece, all over the same domain: the sum is then one expression. */
-bool oneDomain(const std::vector<sym::PiecewiseCount>& terms) {
-  if (terms.empty()) return true;
-  for (const auto& t : terms)
-    if (t.pieces.size() != 1 || domainText(t.pieces[0].domain) != domainText(terms[0].pieces[0].domain)) return false;
+/* Whether every term has the same pieces' domains in the same order: the terms then add up
+   piece by piece. */
+bool sameDomains(const std::vector<sym::PiecewiseCount>& terms) {
+  for (const auto& t : terms) {
+    if (t.pieces.size() != terms[0].pieces.size()) return false;
+    for (std::size_t p = 0; p < t.pieces.size(); ++p)
+      if (domainText(t.pieces[p].domain) != domainText(terms[0].pieces[p].domain)) return false;
+  }
   return true;
+}
+
+std::string pieceText(const std::vector<sym::Constraint>& domain, const sym::Expr& value) {
+  std::string d = domainText(domain);
+  return sym::print(value.expand()) + (d.empty() ? "" : "  when " + d);
 }
 
 }  // namespace
 
 std::string CountFormula::str() const {
   if (!available) return "(no formula: " + reason + ")";
-  if (terms.empty()) return "0";
-  if (oneDomain(terms)) {
-    sym::Expr sum = 0;
-    for (const auto& t : terms) sum += t.pieces[0].value;
-    std::string domain = domainText(terms[0].pieces[0].domain);
-    return sym::print(sum.expand()) + (domain.empty() ? "" : "  when " + domain);
+  std::string suffix = exact ? "" : "  (approximate: " + reason + ")";
+  if (terms.empty()) return "0" + suffix;
+  if (sameDomains(terms)) {
+    std::string out;
+    for (std::size_t p = 0; p < terms[0].pieces.size(); ++p) {
+      sym::Expr sum = 0;
+      for (const auto& t : terms) sum += t.pieces[p].value;
+      out += (out.empty() ? "" : "; ") + pieceText(terms[0].pieces[p].domain, sum);
+    }
+    return (out.empty() ? "0" : out) + suffix;
   }
   std::string out;
   for (const auto& t : terms) {
-    std::string text = t.str();
-    std::replace(text.begin(), text.end(), '\n', ';');
-    out += (out.empty() ? "" : " + ") + ("[" + text + "]");
+    std::string text;
+    for (const auto& piece : t.pieces) text += (text.empty() ? "" : "; ") + pieceText(piece.domain, piece.value);
+    out += (out.empty() ? "" : " + ") + ("[" + (text.empty() ? "0" : text) + "]");
   }
-  return out;
+  return out + suffix;
 }
 
 std::string_view toString(CountLevel level) {
@@ -102,9 +114,22 @@ CountFormula fromCount(sym::PiecewiseCount count) {
   return f;
 }
 
-/* Distinct lines of "lineBytes" that access "a" of "s" touches in container "c". */
-CountFormula linesOf(const PolyStatement&, const PolyAccess&, const Container&, std::int64_t) {
-  return CountFormula::none("no line-count formula in this build (sym::countLines is not implemented yet)");
+/* Distinct lines of "lineBytes" that access "a" of "s" touches in container "c", whose base is
+   taken as line-aligned: the distinct values of (outer subscripts, innermost byte offset /
+   lineBytes). Exact for one dimension, and for several when a row is a whole number of lines. */
+CountFormula linesOf(const PolyStatement& s, const PolyAccess& a, const Container& c, std::int64_t lineBytes) {
+  if (!s.exactDomain || a.subscripts.empty() || lineBytes <= 0) return CountFormula::none("no line count for this access");
+  std::int64_t elementBytes = c.elementBytes > 0 ? c.elementBytes : a.bytes;
+  std::vector<sym::Expr> key(a.subscripts.begin(), a.subscripts.end() - 1);
+  key.push_back(sym::idiv(a.subscripts.back() * elementBytes, lineBytes));
+  CountFormula f = fromCount(sym::countImage(s.domain, key));
+  if (a.subscripts.size() == 1 || !f.available) return f;
+  std::optional<std::int64_t> row = c.dims.size() == a.subscripts.size() ? sym::toInteger(c.dims.back()) : std::nullopt;
+  if (!row || (*row * elementBytes) % lineBytes != 0) {
+    f.exact = false;
+    f.reason = "rows that are not a whole number of lines share lines: an upper bound";
+  }
+  return f;
 }
 
 /* The record of access "a" of statement "s", named "name". */
