@@ -13,14 +13,14 @@ largest=${LARGEST:-500}
 seconds() { /usr/bin/time -f "%e" "$@" 2>&1 >/dev/null | tail -1; }
 
 kernel=examples/matmul-heap/matmul.c
-scale_s=$(seconds "$bin" scale "$kernel" --entry multiply -D "n=50..$largest" --points 30 --metric accesses --metric bytes --metric footprint --metric misses_D1)
+scale_s=$(seconds "$bin" scale "$kernel" --entry multiply -D "n=50..$largest" --points 30 --metric accesses --metric bytes --metric misses_D1)
 sim_s=$(seconds "$bin" simulate "$kernel" --entry multiply -D "n=$largest")
 echo "1. matmul (--entry multiply), n = 50..$largest"
 printf "   scale, 30 points, no --simulate:  %8s s\n" "$scale_s"
 printf "   simulate at n = %-5s            %8s s\n" "$largest" "$sim_s"
 awk -v a="$scale_s" -v b="$sim_s" 'BEGIN { if (b > 0) printf "   ratio:                            %8.4f (target < 0.1)\n", a / b }'
 echo "   how the predicted values were obtained (cells per method, all points and groups):"
-"$bin" scale "$kernel" --entry multiply -D "n=50..$largest" --points 30 --metric accesses --metric bytes --metric footprint --metric misses_D1 --format csv |
+"$bin" scale "$kernel" --entry multiply -D "n=50..$largest" --points 30 --metric accesses --metric bytes --metric misses_D1 --format csv |
   awk -F, 'NR > 1 { m = $8 == "" ? "none" : $8; n[$5 " " m]++ } END { for (k in n) printf "     %-24s %6d\n", k, n[k] }' | sort
 
 kernels=$(mktemp -d)

@@ -69,6 +69,10 @@ std::vector<std::vector<ScaleCell>> measurePoint(const trace::Trace& contexts, c
       if (auto value = formulas.evaluate(g, setup.metrics[m], setup.options.bindings, &why)) {
         cell.predicted = value;
         cell.method = "formula";
+        if (setup.metrics[m] == ScaleMetric::Footprint) {
+          cell.approximate = true;  // the formula takes every container to start on a line boundary
+          cell.note = "assumes line-aligned containers";
+        }
       } else if (metricNeedsStream(setup.metrics[m])) {
         const StreamCounts& counts = countedO0();
         cell.predicted = streamValue(counts, g, setup.metrics[m], lineBytes);
