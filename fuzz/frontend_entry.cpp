@@ -9,6 +9,7 @@
 #include "sim/concretize.hpp"
 #include "sim/simulate.hpp"
 #include "sim/stream.hpp"
+#include "tracer/poly_model.hpp"
 #include "tracer/trace_json.hpp"
 #include "tracer/tracer.hpp"
 
@@ -124,6 +125,7 @@ int frontendOne(const std::uint8_t* data, std::size_t size) {
   (void)report::analysisJson(*trace);
   std::string json = trace::writeTraceJson(*trace);
   if (trace::writeTraceJson(trace::readTraceJson(json)) != json) std::abort();  // the trace file round-trips exactly
+  (void)trace::dumpPolyModel(trace::buildPolyModel(*trace), *trace);
   simulateSmall(*trace, variant);
   return 0;
 }

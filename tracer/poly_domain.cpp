@@ -81,22 +81,25 @@ LoopDomain loopDomain(const Scope& loop, const sym::Symbol& i, const std::set<st
 
 namespace {
 
-using Kind = ConditionConstraints::Kind;
+constexpr std::size_t kMaxPieces = 16;  // beyond: over-approximate, the domain is inexact
 
-ConditionConstraints dataDependent(std::string reason) { return {Kind::DataDependent, {}, std::move(reason)}; }
-ConditionConstraints unionOf() { return {Kind::Union, {}, {}}; }
-ConditionConstraints exactly(std::vector<Constraint> constraints) { return {Kind::Exact, std::move(constraints), {}}; }
+using Pieces = ConditionPieces;
 
-/* "a op b" as constraints over integers; NotEqual is a union. */
-ConditionConstraints relation(sym::ConditionOp op, const sym::Expr& a, const sym::Expr& b) {
+Pieces always() { return Pieces{{{}}, true, {}}; }
+Pieces nowhere() { return Pieces{{}, true, {}}; }
+Pieces onData(std::string reason) { return Pieces{{{}}, false, std::move(reason)}; }
+Pieces one(Constraint c) { return Pieces{{{std::move(c)}}, true, {}}; }
+
+/* "a op b" over integers: != is two pieces. */
+Pieces relation(sym::ConditionOp op, const sym::Expr& a, const sym::Expr& b) {
   switch (op) {
-    case sym::ConditionOp::Less: return exactly({Constraint::lessThan(a, b)});
-    case sym::ConditionOp::LessEqual: return exactly({Constraint::atLeast(b, a)});
-    case sym::ConditionOp::Greater: return exactly({Constraint::lessThan(b, a)});
-    case sym::ConditionOp::GreaterEqual: return exactly({Constraint::atLeast(a, b)});
-    case sym::ConditionOp::Equal: return exactly({Constraint::equal(a, b)});
-    case sym::ConditionOp::NotEqual: return unionOf();
-    default: return dataDependent("not a relation");
+    case sym::ConditionOp::Less: return one(Constraint::lessThan(a, b));
+    case sym::ConditionOp::LessEqual: return one(Constraint::atLeast(b, a));
+    case sym::ConditionOp::Greater: return one(Constraint::lessThan(b, a));
+    case sym::ConditionOp::GreaterEqual: return one(Constraint::atLeast(a, b));
+    case sym::ConditionOp::Equal: return one(Constraint::equal(a, b));
+    case sym::ConditionOp::NotEqual: return Pieces{{{Constraint::lessThan(a, b)}, {Constraint::lessThan(b, a)}}, true, {}};
+    default: return onData("not a relation");
   }
 }
 
@@ -112,40 +115,49 @@ sym::ConditionOp negatedRelation(sym::ConditionOp op) {
   }
 }
 
-/* Both operands' constraints; the weaker kind wins (data-dependent over union over exact). */
-ConditionConstraints both(ConditionConstraints a, ConditionConstraints b) {
-  if (a.kind == Kind::DataDependent) return a;
-  if (b.kind == Kind::DataDependent) return b;
-  if (a.kind == Kind::Union || b.kind == Kind::Union) return unionOf();
-  for (auto& c : b.constraints) a.constraints.push_back(std::move(c));
-  return a;
-}
-
-/* The weaker kind of "a" and "b", for a union of the two (no constraints kept). */
-ConditionConstraints either(const ConditionConstraints& a, const ConditionConstraints& b) {
-  if (a.kind == Kind::DataDependent) return a;
-  if (b.kind == Kind::DataDependent) return b;
-  return unionOf();
+/* Where "a" or "b" holds: a's pieces, then b's outside a ("notA": where a does not hold), so
+   that the pieces stay disjoint. Inexact when either part is. */
+Pieces either(const Pieces& a, const Pieces& notA, const Pieces& b) {
+  if (!a.exact || !b.exact) return onData(a.exact ? b.reason : a.reason);
+  Pieces out = a;
+  for (auto& piece : Pieces::both(notA, b).pieces) out.pieces.push_back(std::move(piece));
+  if (out.pieces.size() > kMaxPieces) return onData("more than " + std::to_string(kMaxPieces) + " pieces");
+  return out;
 }
 
 }  // namespace
 
-ConditionConstraints conditionConstraints(const sym::Condition& c, bool negated, const std::set<std::string>& dims,
-                                          const sym::Context& ctx) {
+ConditionPieces ConditionPieces::both(const ConditionPieces& a, const ConditionPieces& b) {
+  ConditionPieces out;
+  out.exact = a.exact && b.exact;
+  out.reason = !a.exact ? a.reason : b.reason;
+  for (const auto& x : a.pieces)
+    for (const auto& y : b.pieces) {
+      std::vector<Constraint> piece = x;
+      piece.insert(piece.end(), y.begin(), y.end());
+      out.pieces.push_back(std::move(piece));
+    }
+  if (out.pieces.size() > kMaxPieces) return onData("more than " + std::to_string(kMaxPieces) + " pieces");
+  return out;
+}
+
+ConditionPieces conditionPieces(const sym::Condition& c, bool negated, const std::set<std::string>& dims, const sym::Context& ctx) {
   switch (c.op) {
-    case sym::ConditionOp::True: return negated ? exactly({never()}) : exactly({});
-    case sym::ConditionOp::Opaque: return dataDependent("condition '" + c.text + "' is not followed");
-    case sym::ConditionOp::Not: return conditionConstraints(c.operands.at(0), !negated, dims, ctx);
+    case sym::ConditionOp::True: return negated ? nowhere() : always();
+    case sym::ConditionOp::Opaque: return onData("condition '" + c.text + "' is not followed");
+    case sym::ConditionOp::Not: return conditionPieces(c.operands.at(0), !negated, dims, ctx);
     case sym::ConditionOp::And:
     case sym::ConditionOp::Or: {
+      const sym::Condition& x = c.operands.at(0);
+      const sym::Condition& y = c.operands.at(1);
+      Pieces a = conditionPieces(x, negated, dims, ctx);
+      Pieces b = conditionPieces(y, negated, dims, ctx);
       bool conjunction = (c.op == sym::ConditionOp::And) != negated;
-      auto a = conditionConstraints(c.operands.at(0), negated, dims, ctx);
-      auto b = conditionConstraints(c.operands.at(1), negated, dims, ctx);
-      return conjunction ? both(std::move(a), std::move(b)) : either(a, b);
+      return conjunction ? Pieces::both(a, b) : either(a, conditionPieces(x, !negated, dims, ctx), b);
     }
     default: {
       for (const sym::Expr* side : {&c.lhs, &c.rhs})
-        if (auto r = nonAffineReason(*side, dims, ctx)) return dataDependent("condition " + sym::print(c) + " depends on data: " + *r);
+        if (auto r = nonAffineReason(*side, dims, ctx)) return onData("condition " + sym::print(c) + " depends on data: " + *r);
       return relation(negated ? negatedRelation(c.op) : c.op, c.lhs, c.rhs);
     }
   }

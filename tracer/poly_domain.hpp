@@ -27,20 +27,21 @@ struct LoopDomain {
 /// the enclosing loops, the only iterators its bounds may use.
 LoopDomain loopDomain(const Scope& loop, const sym::Symbol& i, const std::set<std::string>& outer, const sym::Context& ctx);
 
-/// A branch condition as a conjunction of affine constraints, when it is one.
-struct ConditionConstraints {
-  enum class Kind {
-    Exact,          // "constraints" hold exactly where the condition does
-    Union,          // affine but a union (!=, or): "constraints" over-approximate (none)
-    DataDependent,  // holds loads, unknowns or opaque text: no constraints, "reason" says why
-  };
-  Kind kind = Kind::Exact;
-  std::vector<sym::Constraint> constraints;
+/// A branch condition as disjoint pieces, each a conjunction of affine constraints: where the
+/// condition holds is the union of the pieces (`i != 7` is `i < 7` and `i > 7`).
+struct ConditionPieces {
+  std::vector<std::vector<sym::Constraint>> pieces;  // none: never holds; one empty: always
+  /// False when a part depends on data (loads, unknowns, opaque text) or there were too many
+  /// pieces: the pieces then cover where the condition is not decided false (the concretiser's
+  /// --branch both runs such an arm there), an over-approximation of where it holds.
+  bool exact = true;
   std::string reason;
+
+  /// Where both hold: the pieces of one crossed with the other's (disjoint stay disjoint).
+  static ConditionPieces both(const ConditionPieces& a, const ConditionPieces& b);
 };
 
 /// "condition" (negated when "negated") over the iterators "dims" and the parameters.
-ConditionConstraints conditionConstraints(const sym::Condition& condition, bool negated, const std::set<std::string>& dims,
-                                          const sym::Context& ctx);
+ConditionPieces conditionPieces(const sym::Condition& condition, bool negated, const std::set<std::string>& dims, const sym::Context& ctx);
 
 }  // namespace cats::trace

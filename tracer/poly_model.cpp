@@ -24,9 +24,11 @@ std::string_view toString(PolyAccessKind kind) {
 }
 
 double PolyModel::coverage() const {
-  std::size_t described = 0;
-  for (const auto& s : statements) described += s.accesses.size();
-  std::size_t all = described + nonAffine.size();
+  std::set<std::size_t> in, out;
+  for (const auto& s : statements)
+    for (const auto& a : s.accesses) in.insert(a.event);
+  for (const auto& n : nonAffine) out.insert(n.event);
+  std::size_t described = in.size(), all = described + out.size();
   return all == 0 ? 1.0 : static_cast<double>(described) / static_cast<double>(all);
 }
 
@@ -50,7 +52,13 @@ struct Path {
   std::vector<sym::Expr> schedule;  // [p0, i1, p1, ..., id] without the last position
   bool exact = true;
   std::optional<std::string> reason;  // why statements below have no affine domain
+  std::size_t copies = 1;             // walks of this path: product of the pieces of the arms above
 };
+
+/// Most walks of one scope through the pieces of the branch arms above it; beyond, an arm is
+/// over-approximated by its enclosing domain (inexact) so that nested guards cannot multiply
+/// statements without bound.
+constexpr std::size_t kMaxCopies = 64;
 
 class Builder {
  public:
@@ -69,6 +77,7 @@ class Builder {
   const Trace& t_;
   PolyModel model_;
   std::vector<std::vector<Item>> children_;
+  std::set<std::size_t> listed_;  // events in model_.nonAffine
 
   /* Children of every scope, ordered by the first event of their subtree (as the concretiser). */
   void buildChildren() {
@@ -137,7 +146,12 @@ class Builder {
     body.schedule.push_back(i);
     Path header = body;
     if (!outer.reason) {
-      LoopDomain d = loopDomain(s, i, outer.dimNames, t_.context);
+      LoopDomain d;
+      try {
+        d = loopDomain(s, i, outer.dimNames, t_.context);
+      } catch (const std::exception& ex) {
+        d.reason = "loop " + s.iterator + " at " + s.loc.str() + " cannot be analysed (" + ex.what() + ")";
+      }
       if (!d.reason && outer.dimNames.count(i.get_name()))
         d.reason = "loop " + s.iterator + " at " + s.loc.str() + " reuses the iterator of an enclosing loop";
       body.reason = header.reason = d.reason;
@@ -158,49 +172,75 @@ class Builder {
 
   /* The arms of the branch starting at items[k] (consecutive Branch scopes of one location, as
      the concretiser groups them); returns the index of the last arm. An arm runs where its
-     condition holds and no earlier decided arm's does; an arm the condition of which depends
-     on data runs (with --branch both) where no decided arm's condition holds. */
+     condition holds and no earlier exact arm's does; an arm whose condition depends on data
+     runs (with --branch both) where it is not decided false and no exact arm's condition
+     holds. An arm whose condition is a union of several pieces is walked once per piece. */
   std::size_t branch(const std::vector<Item>& items, std::size_t k, const Path& path, std::size_t& position) {
     std::vector<std::size_t> arms;
     const ir::SourceLoc& loc = t_.scopes[items[k].index].loc;
     std::size_t j = k;
     while (j < items.size() && items[j].isScope && t_.scopes[items[j].index].kind == ScopeKind::Branch && t_.scopes[items[j].index].loc == loc)
       arms.push_back(items[j++].index);
-    std::vector<ConditionConstraints> held, failed;
+    std::vector<ConditionPieces> held, failed;
     for (std::size_t a : arms) {
       held.push_back(armCondition(t_.scopes[a], false, path));
       failed.push_back(armCondition(t_.scopes[a], true, path));
     }
     for (std::size_t a = 0; a < arms.size(); ++a) {
-      Path inside = path;
-      bool decided = held[a].kind != ConditionConstraints::Kind::DataDependent;
-      addCondition(inside, held[a]);
+      ConditionPieces where = held[a];
       for (std::size_t other = 0; other < arms.size(); ++other) {
-        bool before = other < a;
-        if (other == a || (!before && decided)) continue;
-        if (failed[other].kind != ConditionConstraints::Kind::DataDependent) addCondition(inside, failed[other]);
+        if (other == a || (other > a && held[a].exact)) continue;
+        if (held[other].exact) where = ConditionPieces::both(where, failed[other]);
+        else if (other < a) where.exact = false;  // where that arm is decided true is not excluded
       }
-      walk(arms[a], inside, position);
+      if (where.pieces.empty()) where.pieces.push_back({sym::Constraint{-1, false}});
+      if (path.copies * where.pieces.size() > kMaxCopies) where = ConditionPieces{{{}}, false, "too many pieces"};
+      std::size_t start = position, end = position;
+      for (const auto& piece : where.pieces) {
+        Path inside = path;
+        inside.exact = path.exact && where.exact;
+        inside.copies = path.copies * where.pieces.size();
+        inside.constraints.insert(inside.constraints.end(), piece.begin(), piece.end());
+        std::size_t p = start;
+        walk(arms[a], inside, p);
+        end = std::max(end, p);
+      }
+      position = end;
     }
     return j - 1;
   }
 
-  ConditionConstraints armCondition(const Scope& arm, bool negated, const Path& path) const {
+  ConditionPieces armCondition(const Scope& arm, bool negated, const Path& path) const {
     if (arm.decided) {
       bool holds = *arm.decided != negated;
-      return ConditionConstraints{ConditionConstraints::Kind::Exact, holds ? std::vector<sym::Constraint>{} : std::vector{sym::Constraint{-1, false}}, {}};
+      return ConditionPieces{holds ? std::vector<std::vector<sym::Constraint>>{{}} : std::vector<std::vector<sym::Constraint>>{}, true, {}};
     }
-    return conditionConstraints(arm.condition, negated, path.dimNames, t_.context);
+    try {
+      return conditionPieces(arm.condition, negated, path.dimNames, t_.context);
+    } catch (const std::exception& ex) {
+      return ConditionPieces{{{}}, false, std::string("the condition cannot be analysed (") + ex.what() + ")"};
+    }
   }
 
-  static void addCondition(Path& path, const ConditionConstraints& c) {
-    if (c.kind != ConditionConstraints::Kind::Exact) path.exact = false;
-    for (const auto& x : c.constraints) path.constraints.push_back(x);
+  /* The array form of "e", or a reason when GiNaC fails on it (budgets, poles). */
+  ArrayForm formOf(const Event& e, const Path& path) const {
+    try {
+      return arrayForm(e, t_.containers.at(e.container), path.dimNames, path.loopsByIterator, t_.context);
+    } catch (const std::exception& ex) {
+      ArrayForm f;
+      f.reason = "'" + e.text + "': the subscripts cannot be analysed (" + ex.what() + ")";
+      return f;
+    }
+  }
+
+  /* Event "e" is not affine: listed once, though an arm split into pieces is walked again. */
+  void notAffine(std::size_t e, const std::string& reason) {
+    if (listed_.insert(e).second) model_.nonAffine.push_back({e, reason});
   }
 
   void statement(const Path& path, const std::vector<std::size_t>& events, std::size_t position) {
     if (path.reason) {
-      for (std::size_t e : events) model_.nonAffine.push_back({e, *path.reason});
+      for (std::size_t e : events) notAffine(e, *path.reason);
       return;
     }
     PolyStatement st;
@@ -220,9 +260,9 @@ class Builder {
     st.domain.constraints = path.constraints;
     for (std::size_t e : events) {
       const Event& ev = t_.events[e];
-      ArrayForm form = arrayForm(ev, t_.containers.at(ev.container), path.dimNames, path.loopsByIterator, t_.context);
+      ArrayForm form = formOf(ev, path);
       if (form.reason) {
-        model_.nonAffine.push_back({e, *form.reason});
+        notAffine(e, *form.reason);
         continue;
       }
       PolyAccess a;

@@ -22,6 +22,18 @@ bool integerCoefficients(const sym::Expr& e) {
   return true;
 }
 
+/* The row-major address of "f" is the event's offset, up to a field inside one element: the
+   subscripts do not index the container in another shape (a cast or a reshaping pointer). */
+bool addressesAgree(const ArrayForm& f, const Event& e) {
+  sym::Expr linear = 0;
+  for (std::size_t k = 0; k < f.subscripts.size(); ++k) {
+    if (k > 0 && f.extents[k].is_zero()) return false;
+    linear = k == 0 ? f.subscripts[0] : linear * f.extents[k] + f.subscripts[k];
+  }
+  auto field = sym::toInteger((e.offset - f.elementBytes * linear).expand());
+  return field && *field >= 0 && *field < f.elementBytes;
+}
+
 /* The frontend's subscripts with the container's extents, when they match its dimensions (a
    pointer's leading subscript has no extent). */
 std::optional<ArrayForm> declaredForm(const Event& e, const Container& c) {
@@ -37,7 +49,7 @@ std::optional<ArrayForm> declaredForm(const Event& e, const Container& c) {
   } else {
     return std::nullopt;
   }
-  return f;
+  return addressesAgree(f, e) ? std::optional<ArrayForm>(f) : std::nullopt;
 }
 
 /* One subscript: the byte offset in elements, or in bytes. */
@@ -100,12 +112,26 @@ void delineariseSingle(ArrayForm& f, const std::set<std::string>& dims, const st
   f.extents = std::move(extents);
 }
 
+/* The leading extent of "f" from the container's size when it is unknown (0): size / (element
+   bytes x inner extents), when that is a polynomial with integer coefficients in parameters. */
+void fillLeadingExtent(ArrayForm& f, const Container& c, const sym::Context& ctx) {
+  if (f.extents.empty() || !f.extents.front().is_zero()) return;
+  sym::Expr inner = f.elementBytes;
+  for (std::size_t k = 1; k < f.extents.size(); ++k) inner *= f.extents[k];
+  if (inner.is_zero() || sym::containsUnknown(c.sizeBytes, ctx) || !sym::containersIn(c.sizeBytes).empty()) return;
+  sym::Expr lead = GiNaC::normal(c.sizeBytes / inner).expand();
+  if (!lead.info(GiNaC::info_flags::polynomial) || !integerCoefficients(lead) || lead.is_zero()) return;
+  if (!sym::symbolsOfKind(lead, ctx, sym::SymbolKind::Iterator).empty() || sym::containsUnknown(lead, ctx)) return;
+  f.extents.front() = lead;
+}
+
 }  // namespace
 
 ArrayForm arrayForm(const Event& e, const Container& c, const std::set<std::string>& dims, const std::map<std::string, const Scope*>& loops,
                     const sym::Context& ctx) {
   ArrayForm f = declaredForm(e, c).value_or(flatForm(e, c));
   delineariseSingle(f, dims, loops, ctx);
+  fillLeadingExtent(f, c, ctx);
   for (const auto& s : f.subscripts) {
     if (auto r = nonAffineReason(s, dims, ctx)) {
       f.reason = "'" + e.text + "': subscript " + sym::print(s) + " is not affine: " + *r;

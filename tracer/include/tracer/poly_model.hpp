@@ -66,12 +66,17 @@ struct PolyModel {
   std::vector<sym::Symbol> params;  // parameters of all domains, sorted by name
   std::vector<PolyStatement> statements;
   std::vector<NonAffineAccess> nonAffine;
-  /// Source accesses in statements / all source accesses, each counted once per trace event.
+  /// Source accesses in statements / all source accesses, each counted once per trace event
+  /// (a branch arm whose condition is a union is one statement per disjoint piece, so one event
+  /// may be in several statements, with disjoint domains; its count is their sum).
   double coverage() const;
 };
 
 /// The model of "contexts" (TraceForm::Contexts, as expandContexts makes it). Never throws on
 /// an unsupported construct: it becomes a NonAffineAccess.
 PolyModel buildPolyModel(const Trace& contexts);
+/// "model" as deterministic text (`analyze --dump model`): statements with domain, schedule and
+/// accesses, then the non-affine accesses with their reasons, then the coverage.
+std::string dumpPolyModel(const PolyModel& model, const Trace& contexts);
 
 }  // namespace cats::trace
