@@ -26,19 +26,52 @@ isl::set domainSet(const Ctx& ctx, const std::vector<Constraint>& domain, const 
   return isl_adapter::toSet(ctx, s);
 }
 
+/* s*(d*floor(x/d) - x) + k = 0 (s = 1 or -1, x = p + e with a parameter p and a number e), isl's
+   form of a residue class, as imod(p, d) == r. Other constraints unchanged. */
+Constraint asResidue(const Constraint& c) {
+  std::vector<Expr> floors;
+  Expr e = GiNaC::expand(c.expr);
+  for (std::size_t k = 0; k < (GiNaC::is_a<GiNaC::add>(e) ? e.nops() : 0); ++k) {
+    Expr term = e.op(k);
+    if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2) term = GiNaC::is_a<GiNaC::numeric>(term.op(0)) ? term.op(1) : term.op(0);
+    if (GiNaC::is_a<GiNaC::function>(term) && GiNaC::ex_to<GiNaC::function>(term).get_name() == "idiv")
+      floors.push_back(term);
+  }
+  if (floors.size() != 1) return c;
+  auto d = toInteger(floors[0].op(1));
+  if (!d || *d <= 1) return c;
+  Expr x = GiNaC::expand(floors[0].op(0));
+  Expr s = GiNaC::expand(e.coeff(floors[0], 1) / *d);
+  if (!s.is_equal(1) && !s.is_equal(-1)) return c;
+  Expr k = GiNaC::expand(e - s * (*d * floors[0] - x));
+  Expr xConstant = 0;
+  for (std::size_t t = 0; t < (GiNaC::is_a<GiNaC::add>(x) ? x.nops() : 0); ++t)
+    if (GiNaC::is_a<GiNaC::numeric>(x.op(t))) xConstant = x.op(t);
+  Expr p = GiNaC::expand(x - xConstant);
+  if (!GiNaC::is_a<GiNaC::numeric>(k) || !GiNaC::is_a<GiNaC::symbol>(p)) return c;
+  Expr r = GiNaC::expand(k / s - xConstant);  // x mod d == k/s, so p mod d == k/s - e (mod d)
+  auto residue = toInteger(r);
+  if (!residue) return c;
+  std::int64_t normalized = ((*residue % *d) + *d) % *d;
+  return Constraint::equal(imod(p, GiNaC::numeric(*d)), normalized);
+}
+
 /* c*floor(x/d) + k >= 0 (c, k numbers) as the equivalent bound on x: floor(x/d) >= m is
    x >= d*m, floor(x/d) <= m is x <= d*m + d - 1. Other constraints unchanged. */
 Constraint withoutFloor(const Constraint& c) {
-  if (c.equality || !GiNaC::is_a<GiNaC::add>(c.expr) || c.expr.nops() != 2) return c;
+  if (c.equality) return asResidue(c);
+  if (!GiNaC::is_a<GiNaC::add>(c.expr) || c.expr.nops() != 2) return c;
   Expr k = c.expr.op(0);
   Expr term = c.expr.op(1);
   if (!GiNaC::is_a<GiNaC::numeric>(k)) std::swap(k, term);
   if (!GiNaC::is_a<GiNaC::numeric>(k)) return c;
   GiNaC::numeric coefficient = 1;
   Expr floorTerm = term;
-  if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2 && GiNaC::is_a<GiNaC::numeric>(term.op(0))) {
-    coefficient = GiNaC::ex_to<GiNaC::numeric>(term.op(0));
-    floorTerm = term.op(1);
+  if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2) {
+    std::size_t number = GiNaC::is_a<GiNaC::numeric>(term.op(0)) ? 0 : 1;
+    if (!GiNaC::is_a<GiNaC::numeric>(term.op(number))) return c;
+    coefficient = GiNaC::ex_to<GiNaC::numeric>(term.op(number));
+    floorTerm = term.op(1 - number);
   }
   if (!GiNaC::is_a<GiNaC::function>(floorTerm) || GiNaC::ex_to<GiNaC::function>(floorTerm).get_name() != "idiv")
     return c;
@@ -138,6 +171,21 @@ std::optional<std::int64_t> valueAt(const Expr& value, const std::vector<Symbol>
   return single.evaluate(values);
 }
 
+/* The parameter values "domain" fixes by equalities p == c, when it fixes every parameter. */
+std::optional<ParamValues> fixedPoint(const std::vector<Constraint>& domain, const std::vector<Symbol>& params) {
+  ParamValues point;
+  for (const auto& c : domain) {
+    if (!c.equality) continue;
+    for (const auto& p : params) {
+      Expr e = GiNaC::expand(c.expr);
+      auto value = toInteger(-(e - p));
+      if (e.coeff(p, 1).is_equal(1) && value) point[p.get_name()] = *value;
+    }
+  }
+  if (point.size() != params.size()) return std::nullopt;
+  return point;
+}
+
 /* Pieces over finitely many parameter values (the small sizes before min/max bounds settle)
    join a piece whose value agrees with theirs at each of those values. */
 void mergeAgreeingFinitePieces(const Ctx& ctx, std::map<std::string, DomainValue>& byValue,
@@ -190,8 +238,11 @@ PiecewiseCount finalize(const Ctx& ctx, const std::vector<RawPiece>& sumOfPieces
   out.method = "summation";
   out.exact = true;
   for (auto& [key, p] : byValue) {
-    for (const auto& terms : isl_adapter::disjointBasicSets(ctx, p.domain, {}, params))
-      out.pieces.push_back(CountPiece{parameterConstraints(terms), p.value});
+    for (const auto& terms : isl_adapter::disjointBasicSets(ctx, p.domain, {}, params)) {
+      CountPiece piece{parameterConstraints(terms), p.value};
+      if (auto point = fixedPoint(piece.domain, params)) piece.value = *valueAt(p.value, params, *point);
+      out.pieces.push_back(std::move(piece));
+    }
   }
   return out;
 }

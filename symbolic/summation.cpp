@@ -120,15 +120,16 @@ Expr Summation::floorSymbolOrNumber(const Expr& numerator, std::int64_t denomina
   return floors_.back().symbol;
 }
 
-Summation::Bound Summation::boundOf(const Constraint& c, const Symbol& v) {
+Summation::Bound Summation::boundOf(const Constraint& c, const Symbol& v, const std::vector<Symbol>& others) {
   GiNaC::numeric a = coefficientOf(c.expr, v);
   Expr rest = GiNaC::expand(c.expr - a * v);
-  if (a.is_positive()) {
-    if (a == 1) return {-rest, true};
-    return {floorSymbolOrNumber(-rest + a - 1, a.to_long()), true};
-  }
+  if (a == 1) return {-rest, true};
   if (a == -1) return {rest, false};
-  return {floorSymbolOrNumber(rest, (-a).to_long()), false};
+  Expr varPart = 0;
+  for (const auto& w : others) varPart += coefficientOf(rest, w) * w;
+  Expr paramPart = GiNaC::expand(rest - varPart);
+  if (a.is_positive()) return {-varPart / a + floorSymbolOrNumber(-paramPart + a - 1, a.to_long()), true};
+  return {varPart / (-a) + floorSymbolOrNumber(paramPart, (-a).to_long()), false};
 }
 
 bool Summation::eliminateEquality(std::vector<Symbol>& vars, std::vector<Constraint>& constraints, Expr& summand) {
@@ -156,14 +157,47 @@ std::optional<std::size_t> Summation::pickDimension(const std::vector<Symbol>& v
   for (std::size_t d = vars.size(); d-- > 0;) {
     std::vector<Symbol> others = vars;
     others.erase(others.begin() + static_cast<std::ptrdiff_t>(d));
-    bool eligible = std::all_of(constraints.begin(), constraints.end(), [&](const Constraint& c) {
-      if (!c.expr.has(vars[d])) return true;
-      GiNaC::numeric a = coefficientOf(c.expr, vars[d]);
-      return a == 1 || a == -1 || !mentionsAny(c.expr, others);
-    });
+    bool eligible = std::all_of(constraints.begin(), constraints.end(),
+                                [&](const Constraint& c) { return !nonDivisibleVariable(c, vars[d], others); });
     if (eligible) return d;
   }
   return std::nullopt;
+}
+
+std::optional<Symbol> Summation::nonDivisibleVariable(const Constraint& c, const Symbol& v,
+                                                      const std::vector<Symbol>& others) const {
+  if (!c.expr.has(v)) return std::nullopt;
+  GiNaC::numeric a = coefficientOf(c.expr, v);
+  if (a == 1 || a == -1) return std::nullopt;
+  for (const auto& w : others)
+    if (!(coefficientOf(c.expr, w) / a).is_integer()) return w;
+  return std::nullopt;
+}
+
+void Summation::splitResidue(const std::vector<Symbol>& vars, const std::vector<Constraint>& constraints,
+                             const Expr& summand, std::vector<RawPiece>& out) {
+  const Symbol& v = vars.back();
+  std::vector<Symbol> others(vars.begin(), vars.end() - 1);
+  for (const auto& c : constraints) {
+    auto w = nonDivisibleVariable(c, v, others);
+    if (!w) continue;
+    GiNaC::numeric a = GiNaC::abs(coefficientOf(c.expr, v));
+    GiNaC::numeric b = GiNaC::abs(coefficientOf(c.expr, *w));
+    GiNaC::numeric m = a / GiNaC::gcd(a, b);
+    if (++splits_ > maxSplits) throw SummationFailure("too many residue splits");
+    Symbol quotient(w->get_name() + "q");
+    std::vector<Symbol> renamed = vars;
+    std::replace_if(renamed.begin(), renamed.end(), [&](const Symbol& x) { return x.is_equal(*w); }, quotient);
+    for (GiNaC::numeric r = 0; r < m; ++r) {
+      GiNaC::lst from{*w};
+      GiNaC::lst to{m * quotient + r};
+      std::vector<Constraint> split;
+      for (const auto& x : constraints) split.push_back(Constraint{GiNaC::expand(x.expr.subs(from, to)), x.equality});
+      sumInto(renamed, split, GiNaC::expand(summand.subs(from, to)), out);
+    }
+    return;
+  }
+  throw SummationFailure("no residue split makes a dimension summable");
 }
 
 bool Summation::feasible(const std::vector<Symbol>& vars, const std::vector<Constraint>& constraints) const {
@@ -198,7 +232,10 @@ void Summation::sumInto(std::vector<Symbol> vars, std::vector<Constraint> constr
     return;
   }
   auto chosen = pickDimension(vars, constraints);
-  if (!chosen) throw SummationFailure("every dimension has a bound with a non-unit coefficient on an outer one");
+  if (!chosen) {
+    splitResidue(vars, constraints, summand, out);
+    return;
+  }
   Symbol v = vars[*chosen];
   std::vector<Symbol> rest = vars;
   rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(*chosen));
@@ -214,7 +251,7 @@ void Summation::sumInto(std::vector<Symbol> vars, std::vector<Constraint> constr
       outer.push_back(c);
       continue;
     }
-    Bound b = boundOf(c, v);
+    Bound b = boundOf(c, v, rest);
     addUnique(b.lower ? lowers : uppers, GiNaC::expand(b.value));
   }
   if (lowers.empty() || uppers.empty()) throw SummationFailure("dimension " + v.get_name() + " is unbounded");

@@ -68,7 +68,15 @@ class Summation {
   bool eliminateEquality(std::vector<Symbol>& vars, std::vector<Constraint>& constraints, Expr& summand);
   std::optional<std::size_t> pickDimension(const std::vector<Symbol>& vars,
                                            const std::vector<Constraint>& constraints) const;
-  Bound boundOf(const Constraint& c, const Symbol& v);
+  /// v >= bound or v <= bound from "c"; a non-unit coefficient a of v divides the coefficients
+  /// of "others" in c (pickDimension), so the bound is theirs over a plus a floor of parameters.
+  Bound boundOf(const Constraint& c, const Symbol& v, const std::vector<Symbol>& others);
+  /// A variable of "others" whose coefficient in "c" the non-unit coefficient of "v" does not divide.
+  std::optional<Symbol> nonDivisibleVariable(const Constraint& c, const Symbol& v, const std::vector<Symbol>& others) const;
+  /// Sums with such a variable w (of the innermost dimension's constraints) split into its residue
+  /// classes w = m*w' + r, after which the coefficient divides.
+  void splitResidue(const std::vector<Symbol>& vars, const std::vector<Constraint>& constraints, const Expr& summand,
+                    std::vector<RawPiece>& out);
   Expr floorSymbolOrNumber(const Expr& numerator, std::int64_t denominator);
   bool feasible(const std::vector<Symbol>& vars, const std::vector<Constraint>& constraints) const;
 
@@ -76,6 +84,8 @@ class Summation {
   EmptinessTest isEmpty_;
   std::size_t maxPieces_;
   std::size_t pieces_ = 0;
+  std::size_t splits_ = 0;
+  static constexpr std::size_t maxSplits = 64;
   std::vector<ParamFloor> floors_;
 };
 

@@ -159,14 +159,14 @@ TEST_CASE("strided inner loop bounded by the outer iterator", "[counting]") {
   checkPoints(makeSet({i, j}, {ge(i, 0), lt(i, N), eq(j, 2 * t), ge(t, 0), lt(j, i)}, {t}));
 }
 
-TEST_CASE("non-unit coefficients on two dimensions fall back to interpolation", "[counting]") {
-  // 3j <= 2i couples both dimensions with non-unit coefficients: no dimension can be summed first.
+TEST_CASE("non-unit coefficients on two dimensions: residue splitting", "[counting]") {
+  // 3j <= 2i couples both dimensions with non-unit coefficients: i is split by its residue mod 3.
   IntegerSet s = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), Constraint::atLeast(2 * i, 3 * j)});
-  checkPoints(s, "interpolation");
-  CHECK(countPoints(s).str() ==  // one polynomial per residue of N modulo 3 (the lcm 6 of 2 and 3 reduced)
-        "N >= -1 and imod(N, 3) == 0: (1/3)*N + (1/3)*N^2\n"
-        "N >= -1 and imod(N, 3) == 1: (1/3)*N + (1/3)*N^2 + 1/3\n"
-        "N >= -1 and imod(N, 3) == 2: (1/3)*N + (1/3)*N^2\n");
+  checkPoints(s);
+  CHECK(countPoints(s).str() ==
+        "N >= 1 and imod(N, 3) == 1: (1/3)*N + (1/3)*N^2 + 1/3\n"
+        "N >= 2 and imod(N, 3) == 2: (1/3)*N + (1/3)*N^2\n"
+        "N >= 3 and imod(N, 3) == 0: (1/3)*N + (1/3)*N^2\n");
 }
 
 TEST_CASE("bad input gives a reason, never a throw", "[counting]") {
@@ -180,4 +180,50 @@ TEST_CASE("bad input gives a reason, never a throw", "[counting]") {
   CHECK(d.method.empty());
   CHECK(d.reason.find("not affine") != std::string::npos);
   CHECK_THROWS_AS(enumeratePoints(makeSet({i}, {ge(i, 0), lt(i, N)}), {}), std::runtime_error);
+}
+
+namespace {
+
+void checkLines(const IntegerSet& set, const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
+                const std::string& method) {
+  PiecewiseCount count = countLines(set, subscripts, extents, 8, 64);
+  INFO(count.str());
+  REQUIRE(count.method == method);
+  REQUIRE(count.exact);
+  for (const auto& values : parameterPoints(set.params, 13)) {
+    INFO(show(values));
+    CHECK(count.evaluate(values) == enumerateLines(set, subscripts, extents, 8, 64, values));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("lines of row-major double arrays with 64-byte lines", "[counting]") {
+  IntegerSet square = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N)});
+  checkLines(square, {i, j}, {N, N}, "interpolation");  // double A[N][N], A[i][j]: ceil(N^2 / 8)
+  checkLines(square, {j, i}, {N, N}, "interpolation");  // the column walk touches the same lines
+  PiecewiseCount whole = countLines(square, {i, j}, {N, N}, 8, 64);
+  CHECK(whole.evaluate({{"N", 64}}) == 512);  // N a multiple of 8: N^2/8
+  CHECK(whole.evaluate({{"N", 10}}) == 13);   // not: ceil(100/8)
+  IntegerSet column = makeSet({i}, {ge(i, 0), lt(i, N)});
+  checkLines(column, {i, Expr(0)}, {N, N}, "interpolation");  // A[i][0]: one line per row once N >= 8
+  CHECK(countLines(column, {i, Expr(0)}, {N, N}, 8, 64).evaluate({{"N", 40}}) == 40);
+  IntegerSet triangle = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), Constraint::atLeast(i, j)});
+  checkLines(triangle, {i, j}, {N, N}, "interpolation");
+  // Numeric inner extents: the line index is affine, summation is exact.
+  checkLines(square, {i, j}, {Expr(0), Expr(16)}, "summation");  // double A[][16], j < N
+  IntegerSet rows = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, 16)});
+  checkLines(rows, {i, j}, {N, Expr(16)}, "summation");
+  CHECK(countLines(rows, {i, j}, {N, Expr(16)}, 8, 64).str() == "N >= 1: 2*N\n");
+  checkLines(rows, {i, j}, {N, Expr(20)}, "summation");  // rows of 160 bytes: not line-aligned
+}
+
+TEST_CASE("lines: bad shapes give a reason", "[counting]") {
+  IntegerSet line = makeSet({i}, {ge(i, 0), lt(i, N)});
+  CHECK(countLines(line, {i}, {N, N}, 8, 64).reason == "subscripts and extents differ in number");
+  CHECK(countLines(line, {i}, {N}, 8, 0).method.empty());
+  IntegerSet twoParams = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, M)}, {}, {M, N});
+  PiecewiseCount c = countLines(twoParams, {i, j}, {N, M}, 8, 64);
+  CHECK(c.method.empty());
+  CHECK(c.reason.find("one parameter") != std::string::npos);
 }
