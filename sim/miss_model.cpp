@@ -17,20 +17,22 @@ struct MissModel::Impl {
   miss::Nest nest;
   std::map<std::size_t, std::string> undecided;  // container -> the first reason
 
-  miss::Evaluation at(const std::string& parameter, std::int64_t value, sym::ParamValues values) const {
+  /* The layer conditions at "parameter" = "value" (formulas only when asked: they cost GiNaC work). */
+  miss::Evaluation at(const std::string& parameter, std::int64_t value, sym::ParamValues values, bool formulas = false) const {
     values[parameter] = value;
-    return miss::evaluate(nest, config, trace.context, values);
+    return miss::evaluate(nest, config, trace.context, values, {false, formulas});
   }
 };
 
 namespace {
 
-/* The failing loop position of every (level, group), -1 for none; empty when evaluation failed. */
+/* The innermost loop position of every (level, group) whose layer condition fails, -1 for none;
+   empty when evaluation failed. */
 std::vector<long> stateOf(const miss::Evaluation& e) {
   std::vector<long> state;
   if (!e.reason.empty()) return state;
   for (const auto& level : e.groups)
-    for (const auto& g : level) state.push_back(g.failing ? static_cast<long>(*g.failing) : -1);
+    for (const auto& g : level) state.push_back(g.tooLarge ? static_cast<long>(*g.tooLarge) : -1);
   return state;
 }
 
@@ -99,14 +101,14 @@ std::vector<Breakpoint> MissModel::breakpoints(const std::string& parameter, std
   auto record = [&](std::int64_t v, const miss::Evaluation& before, const miss::Evaluation& after) {
     for (std::size_t l = 0; l < after.groups.size(); ++l)
       for (std::size_t g = 0; g < after.groups[l].size(); ++g) {
-        auto a = before.groups[l][g].failing, b = after.groups[l][g].failing;
+        auto a = before.groups[l][g].tooLarge, b = after.groups[l][g].tooLarge;
         if (a == b) continue;
         const miss::Group& group = m.nest.groups[g];
         std::size_t q = std::max(a ? static_cast<long>(*a) : -1L, b ? static_cast<long>(*b) : -1L);
         std::size_t loop = group.loops[q];
         if (!seen.emplace(group.container, l, v, loop).second) continue;
         const cache::LevelConfig& level = m.config.levels[l];
-        auto capacity = static_cast<std::uint64_t>(miss::effectiveCapacity(level));
+        auto capacity = static_cast<std::uint64_t>(miss::effectiveCapacity(m.config, l));
         sym::Expr bytes = (after.loopLinesSym[l][loop] * level.lineBytes).subs(others).expand();
         Breakpoint bp;
         bp.container = group.container;
@@ -132,7 +134,7 @@ std::vector<Breakpoint> MissModel::breakpoints(const std::string& parameter, std
         std::int64_t mid = low + (high - low) / 2;
         (stateOf(m.at(parameter, mid, values)) == stateOf(prev) ? low : high) = mid;
       }
-      miss::Evaluation flipped = m.at(parameter, high, values);
+      miss::Evaluation flipped = m.at(parameter, high, values, true);
       record(high, prev, flipped);
       prev = std::move(flipped);
       a = high;

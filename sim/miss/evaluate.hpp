@@ -16,12 +16,13 @@
 
 namespace cats::sim::miss {
 
-/// Bytes of a level that one iteration of the loop carrying a reuse may touch for the reuse to
-/// hit: the whole level. Calibrated against the simulator (tests/miss_model_test.cpp): a margin
-/// of one way ((ways-1)/ways, as for LRU with a stream passing through) moved matmul's breakpoint
-/// below the sizes where the simulator still hits, and made the sweep's median error worse;
-/// set conflicts are modelled apart (resonance), not by a margin.
-double effectiveCapacity(const cache::LevelConfig& level);
+/// Bytes of level "level" that one iteration of the loop carrying a reuse may touch for the reuse
+/// to hit: the whole level (with an exclusive hierarchy, the levels above it too). Calibrated
+/// against the simulator (tests/miss_model_test.cpp): a margin of one way ((ways-1)/ways, as for
+/// LRU with a stream passing through) moved matmul's breakpoint below the sizes where the
+/// simulator still hits, and made the sweep's median error worse; set conflicts are modelled
+/// apart (resonance, partial fits), not by a margin.
+double effectiveCapacity(const cache::HierarchyConfig& config, std::size_t level);
 
 struct LoopValue {
   double trips = 0, mid = 0;
@@ -37,6 +38,7 @@ struct Conflict {
 
 struct GroupLevel {
   std::optional<std::size_t> failing;  // innermost loop position whose reuse does not fit (none: only cold misses)
+  std::optional<std::size_t> tooLarge;  // the same for capacity alone (the layer conditions, no set conflicts)
   double misses = 0;
 };
 
@@ -53,8 +55,18 @@ struct Evaluation {
   std::vector<Conflict> conflicts;
 };
 
+struct EvaluateOptions {
+  /// A reuse whose loop iteration overflows a level by less than twice its size keeps the share
+  /// of its lines that sit in sets not overfull (costlier: every line of the iteration is
+  /// enumerated); without, the misses are those of the layer conditions alone (enough for
+  /// breakpoints and resonances).
+  bool partialFits = true;
+  /// Footprints and trip counts also as formulas (loopLinesSym; GiNaC work, for breakpoints' text).
+  bool formulas = false;
+};
+
 /// Everything at "values" (every parameter bound, else "reason").
-Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx,
-                    const sym::ParamValues& values);
+Evaluation evaluate(const Nest& nest, const cache::HierarchyConfig& config, const sym::Context& ctx, const sym::ParamValues& values,
+                    const EvaluateOptions& options = {});
 
 }  // namespace cats::sim::miss

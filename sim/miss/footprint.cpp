@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <vector>
 
@@ -27,7 +28,7 @@ double linesOfRun(double span, std::int64_t start, std::int64_t granule, std::in
 }
 
 /* Members of one cluster (sorted offsets, close enough to share a bounding box) as runs. */
-Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_t line) {
+Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_t line, bool formulas) {
   std::vector<std::size_t> order(w.dims.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return w.dims[a].stride > w.dims[b].stride; });
@@ -51,12 +52,12 @@ Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_
   Runs runs;
   runs.start = start;
   runs.span = w.elementBytes + (rhi - rlo);
-  sym::Expr spanSym = runs.span, copiesSym = 1;
+  sym::Expr spanSym = whole(runs.span), copiesSym = 1;
   std::int64_t granule = line;
   for (std::size_t d : ascending) {
     const Dim& dim = w.dims[d];
     double extra = hi[d] - lo[d];
-    Dim grown{dim.stride, dim.trips + extra, dim.strideSym, dim.tripsSym + static_cast<long>(extra)};
+    Dim grown{dim.stride, dim.trips + extra, dim.strideSym, formulas ? dim.tripsSym + static_cast<long>(extra) : sym::Expr(1)};
     if (grown.stride <= 0) continue;
     if (grown.trips <= 1) {
       granule = std::gcd(granule, whole(grown.stride) % line);
@@ -64,10 +65,10 @@ Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_
     }
     if (runs.copies.empty() && grown.stride < runs.span + line) {
       runs.span += grown.stride * (grown.trips - 1);
-      spanSym += grown.strideSym * (grown.tripsSym - 1);
+      if (formulas) spanSym += grown.strideSym * (grown.tripsSym - 1);
     } else {
       runs.copies.push_back(grown);
-      copiesSym *= grown.tripsSym;
+      if (formulas) copiesSym *= grown.tripsSym;
       granule = std::gcd(granule, whole(grown.stride) % line);
     }
   }
@@ -75,14 +76,16 @@ Footprint cluster(const Walk& w, const std::vector<double>& members, std::int64_
   for (const Dim& c : runs.copies) copies *= c.trips;
   Footprint f;
   f.lines = copies * linesOfRun(runs.span, whole(runs.start), granule == 0 ? line : granule, line);
-  f.linesSym = (copiesSym * spanSym / line).expand();
+  if (formulas) f.linesSym = (copiesSym * ((spanSym - whole(w.elementBytes)) / line + 1)).expand();
   f.runs.push_back(std::move(runs));
   return f;
 }
 
 }  // namespace
 
-Footprint footprint(const Walk& w, std::int64_t line) {
+Footprint footprint(const Walk& w, std::int64_t line, bool formulas) {
+  for (const Dim& d : w.dims)
+    if (d.trips < 1) return {};
   double extent = w.elementBytes;
   for (const Dim& d : w.dims) extent += d.stride * (d.trips - 1);
   std::vector<double> offsets = w.offsets;
@@ -91,7 +94,7 @@ Footprint footprint(const Walk& w, std::int64_t line) {
   std::vector<double> members;
   auto flush = [&] {
     if (members.empty()) return;
-    Footprint f = cluster(w, members, line);
+    Footprint f = cluster(w, members, line, formulas);
     total.lines += f.lines;
     total.linesSym += f.linesSym;
     for (auto& r : f.runs) total.runs.push_back(std::move(r));
@@ -105,30 +108,43 @@ Footprint footprint(const Walk& w, std::int64_t line) {
   return total;
 }
 
-std::optional<std::uint64_t> setsUsed(const Footprint& f, std::int64_t line, std::uint64_t sets, std::uint64_t enough) {
-  std::vector<bool> seen(sets, false);
-  std::uint64_t used = 0, enumerated = 0;
+namespace {
+
+std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+}  // namespace
+
+bool forEachLine(const Footprint& f, std::int64_t line, std::uint64_t maxLines, const std::function<bool(std::int64_t)>& visit) {
+  std::uint64_t enumerated = 0;
   for (const Runs& r : f.runs) {
     std::uint64_t starts = 1;
     for (const Dim& c : r.copies) starts *= static_cast<std::uint64_t>(std::max(1.0, c.trips));
-    std::uint64_t linesPerRun = static_cast<std::uint64_t>(std::ceil(r.span / line)) + 1;
-    if (starts > kMaxEnumeratedLines || (enumerated += starts * std::min<std::uint64_t>(linesPerRun, sets)) > kMaxEnumeratedLines)
-      return std::nullopt;
+    auto linesPerRun = static_cast<std::uint64_t>(std::ceil(r.span / static_cast<double>(line))) + 1;
+    if (starts > maxLines || (enumerated += starts * linesPerRun) > maxLines) return false;
     std::vector<std::uint64_t> k(r.copies.size(), 0);
     for (std::uint64_t n = 0; n < starts; ++n) {
       std::int64_t start = whole(r.start);
       for (std::size_t d = 0; d < k.size(); ++d) start += static_cast<std::int64_t>(k[d]) * whole(r.copies[d].stride);
-      std::int64_t first = start / line, last = (start + whole(r.span) - 1) / line;
-      for (std::int64_t l = first; l <= last && l < first + static_cast<std::int64_t>(sets); ++l) {
-        std::uint64_t set = static_cast<std::uint64_t>(((l % static_cast<std::int64_t>(sets)) + sets) % sets);
-        if (!seen[set]) {
-          seen[set] = true;
-          if (++used >= enough) return used;
-        }
-      }
+      for (std::int64_t l = floorDiv(start, line), last = floorDiv(start + whole(r.span) - 1, line); l <= last; ++l)
+        if (!visit(l)) return true;
       for (std::size_t d = 0; d < k.size() && ++k[d] >= static_cast<std::uint64_t>(r.copies[d].trips); ++d) k[d] = 0;
     }
   }
+  return true;
+}
+
+std::optional<std::uint64_t> setsUsed(const Footprint& f, std::int64_t line, std::uint64_t sets, std::uint64_t enough) {
+  std::vector<bool> seen(sets, false);
+  std::uint64_t used = 0;
+  auto count = [&](std::int64_t l) {
+    auto set = static_cast<std::uint64_t>(l - floorDiv(l, static_cast<std::int64_t>(sets)) * static_cast<std::int64_t>(sets));
+    if (!seen[set]) {
+      seen[set] = true;
+      ++used;
+    }
+    return used < enough;
+  };
+  if (!forEachLine(f, line, kMaxEnumeratedLines, count)) return std::nullopt;
   return used;
 }
 

@@ -6,6 +6,7 @@
 #include "symbolic/expr.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -35,12 +36,17 @@ struct Runs {
 
 struct Footprint {
   double lines = 0;          // expected distinct lines, averaged over the alignments the fixed loops give
-  sym::Expr linesSym = 0;    // the same as a formula (no rounding: span / line per run)
+  sym::Expr linesSym = 0;    // the same as a formula: (span - element) / line + 1 per run, no rounding
   std::vector<Runs> runs;    // one per cluster of members
 };
 
 /// The lines "walk" touches for lines of "lineBytes" bytes; the container's base is line-aligned.
-Footprint footprint(const Walk& walk, std::int64_t lineBytes);
+/// linesSym only with "formulas" (else 0).
+Footprint footprint(const Walk& walk, std::int64_t lineBytes, bool formulas = true);
+
+/// Calls "visit" with the index (address / lineBytes, the container's base at 0) of every line of
+/// "f" until it returns false; false when "f" has more than "maxLines" lines to visit.
+bool forEachLine(const Footprint& f, std::int64_t lineBytes, std::uint64_t maxLines, const std::function<bool(std::int64_t)>& visit);
 
 /// Distinct sets among the lines of "f" in a cache of "sets" sets, counting stops at "enough";
 /// nullopt when there are too many lines to enumerate (then resonance is not reported).

@@ -91,10 +91,6 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     const trace::Event& ev = t.events[e];
     if (ev.kind != trace::EventKind::Access) continue;
     auto undecided = [&](const std::string& reason) { nest.undecided.push_back({ev.container, e, reason}); };
-    if (auto n = nonAffine.find(e); n != nonAffine.end()) {
-      undecided(n->second);
-      continue;
-    }
     std::vector<std::size_t> loops;
     std::vector<sym::Symbol> iterators;
     std::string reason;
@@ -117,7 +113,8 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     sym::Expr constant = 0;
     if (reason.empty()) reason = affineParts(ev.offset, iterators, t.context, coefficients, constant);
     if (!reason.empty()) {
-      undecided(reason);
+      auto named = nonAffine.find(e);
+      undecided(named != nonAffine.end() ? named->second : reason);
       continue;
     }
     Group g;
@@ -133,6 +130,8 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     Group& group = nest.groups[it->second];
     group.events.push_back(e);
     group.elementBytes = std::max(group.elementBytes, ev.bytes);
+    group.writeOnly = group.writeOnly && ev.mode == ir::AccessMode::Write;
+    group.accessesPerIteration += ev.multiplicity;
     bool known = false;
     for (const auto& o : group.offsets) known = known || (o - constant).expand().is_zero();
     if (!known) group.offsets.push_back(constant);

@@ -33,6 +33,8 @@ struct Group {
   std::vector<sym::Expr> offsets;   // distinct constant byte offsets of the members
   std::vector<std::size_t> events;
   std::int64_t elementBytes = 1;    // widest member access
+  bool writeOnly = true;            // every member writes (no-write-allocate levels do not keep them)
+  std::size_t accessesPerIteration = 0;  // member accesses per iteration of the innermost loop
 };
 
 /// An access (or a whole container) the model cannot describe, and why.
@@ -48,8 +50,11 @@ struct Nest {
   std::vector<Undecided> undecided;
 };
 
-/// The walks of every access event of "contexts" (TraceForm::Contexts). Accesses "model" lists as
-/// non-affine, and those the trace itself shows to be data-dependent, become Undecided.
+/// The walks of every access event of "contexts" (TraceForm::Contexts). An access whose byte offset
+/// is not affine in its loops' iterators (with coefficients in the parameters), or that depends on
+/// data, becomes Undecided, with "model"'s reason for it when it has one. The model's other
+/// non-affine accesses stay: a flat A[i*n + k] is a product of symbols for isl but a plain walk of
+/// 8*n bytes per i for a cache.
 Nest extractNest(const trace::Trace& contexts, const trace::PolyModel& model);
 
 }  // namespace cats::sim::miss
