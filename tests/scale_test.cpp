@@ -209,7 +209,7 @@ TEST_CASE("scale: a parameter left without a value is an analysis error naming i
 }
 
 TEST_CASE("scale: breakpoints and resonance sizes of the miss model are listed for the swept range", "[scale]") {
-  auto r = runCli("scale examples/transpose/transpose.c --entry transpose -D n=500..512:+12 --metric misses_D1 --format json");
+  auto r = runCli("scale examples/transpose/transpose.c --entry transpose -D n=400..512:+112 --metric misses_D1 --format json");
   REQUIRE(r.exitCode == 0);
   auto j = nlohmann::json::parse(r.out);
   std::string resonances = j["resonances"].dump();

@@ -114,22 +114,11 @@ CountFormula fromCount(sym::PiecewiseCount count) {
   return f;
 }
 
-/* Distinct lines of "lineBytes" that access "a" of "s" touches in container "c", whose base is
-   taken as line-aligned: the distinct values of (outer subscripts, innermost byte offset /
-   lineBytes). Exact for one dimension, and for several when a row is a whole number of lines. */
-CountFormula linesOf(const PolyStatement& s, const PolyAccess& a, const Container& c, std::int64_t lineBytes) {
-  if (!s.exactDomain || a.subscripts.empty() || lineBytes <= 0) return CountFormula::none("no line count for this access");
-  std::int64_t elementBytes = c.elementBytes > 0 ? c.elementBytes : a.bytes;
-  std::vector<sym::Expr> key(a.subscripts.begin(), a.subscripts.end() - 1);
-  key.push_back(sym::idiv(a.subscripts.back() * elementBytes, lineBytes));
-  CountFormula f = fromCount(sym::countImage(s.domain, key));
-  if (a.subscripts.size() == 1 || !f.available) return f;
-  std::optional<std::int64_t> row = c.dims.size() == a.subscripts.size() ? sym::toInteger(c.dims.back()) : std::nullopt;
-  if (!row || (*row * elementBytes) % lineBytes != 0) {
-    f.exact = false;
-    f.reason = "rows that are not a whole number of lines share lines: an upper bound";
-  }
-  return f;
+/* Distinct lines of "lineBytes" that access "a" of "s" touches, its container's base taken as
+   line-aligned (sym::countLines). */
+CountFormula linesOf(const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes) {
+  if (!s.exactDomain) return CountFormula::none("runs under a branch on data: its domain is where it may run");
+  return fromCount(sym::countLines(s.domain, a.subscripts, a.extents, a.elementBytes, lineBytes));
 }
 
 /* The record of access "a" of statement "s", named "name". */
@@ -147,7 +136,7 @@ CountRecord countAccess(const Trace& t, const PolyStatement& s, const PolyAccess
   out.bytes = out.executions.scaled(a.bytes);
   out.elements = s.exactDomain ? fromCount(sym::countImage(s.domain, a.subscripts)) : points;
   const Container& c = t.containers.at(a.container);
-  out.lines = linesOf(s, a, c, lineBytes);
+  out.lines = linesOf(s, a, lineBytes);
   std::string key = c.name + "|" + domainText(s.domain.constraints) + "|";
   for (const auto& d : s.domain.dims) key += d.get_name() + ",";
   key += "|";
