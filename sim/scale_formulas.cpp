@@ -124,10 +124,17 @@ std::optional<double> ScaleFormulas::evaluate(std::size_t group, ScaleMetric met
   }
   auto value = f.evaluate(values);
   if (!value) {
-    say(why, "a parameter of the formula has no value");
+    say(why, "the formula has no value here (a parameter without a value, or a count beyond 2^62)");
     return std::nullopt;
   }
   return metric == ScaleMetric::Footprint ? static_cast<double>(*value) * static_cast<double>(impl_->lineBytes) : static_cast<double>(*value);
+}
+
+bool ScaleFormulas::hasFormula(std::size_t group, ScaleMetric metric) const {
+  if (!impl_ || missLevel(metric, impl_->config) || group >= impl_->counts.size()) return false;
+  const trace::CountRecord& r = impl_->counts[group];
+  const trace::CountFormula& f = metric == ScaleMetric::Accesses ? r.executions : metric == ScaleMetric::Bytes ? r.bytes : r.lines;
+  return f.available && f.exact;
 }
 
 namespace {

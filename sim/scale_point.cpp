@@ -73,6 +73,8 @@ std::vector<std::vector<ScaleCell>> measurePoint(const trace::Trace& contexts, c
           cell.approximate = true;  // the formula takes every container to start on a line boundary
           cell.note = "assumes line-aligned containers";
         }
+      } else if (formulas.hasFormula(g, setup.metrics[m])) {
+        cell.note = why;  // a formula without a value here: counting the stream would not end
       } else if (metricNeedsStream(setup.metrics[m])) {
         const StreamCounts& counts = countedO0();
         cell.predicted = streamValue(counts, g, setup.metrics[m], lineBytes);

@@ -261,3 +261,14 @@ TEST_CASE("analyze --counts: count and footprint formulas in the text and JSON r
   auto plain = runCli("analyze examples/spmv-csr --entry spmv --format json");
   CHECK(nlohmann::json::parse(plain.out).count("counts") == 0);
 }
+
+TEST_CASE("scale: a count beyond 64 bits is an empty cell with a note, never a wrapped number", "[scale]") {
+  auto r = runCli("scale examples/matmul-heap/matmul.c --entry multiply -D n=10000000..10000000 --points 1 --format csv");
+  REQUIRE(r.exitCode == 0);
+  auto rows = csvRows(r.out);
+  REQUIRE(!rows.empty());
+  for (const auto& row : rows) {
+    CHECK(row.predicted.empty());  // 4 * 10^21 accesses
+    CHECK(row.note.find("beyond 2^62") != std::string::npos);
+  }
+}

@@ -32,12 +32,30 @@ CountFormula CountFormula::scaled(std::int64_t factor) const {
   return f;
 }
 
+namespace {
+
+/* Whether every piece of "count" at "values" stays below 2^62 in magnitude, so that the 64-bit
+   value and a sum of a few of them cannot wrap. */
+bool smallEnough(const sym::PiecewiseCount& count, const sym::ParamValues& values) {
+  GiNaC::exmap bound;
+  for (const auto& p : count.params)
+    if (auto it = values.find(p.get_name()); it != values.end()) bound[p] = GiNaC::numeric(static_cast<long>(it->second));
+  const GiNaC::numeric limit(std::int64_t{1} << 62);
+  for (const auto& piece : count.pieces) {
+    GiNaC::ex v = piece.value.subs(bound).evalf();
+    if (GiNaC::is_a<GiNaC::numeric>(v) && GiNaC::abs(GiNaC::ex_to<GiNaC::numeric>(v)) > limit) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::optional<std::int64_t> CountFormula::evaluate(const sym::ParamValues& values) const {
-  if (!available) return std::nullopt;
+  if (!available || terms.size() > 1000) return std::nullopt;
   std::int64_t sum = 0;
   for (const auto& term : terms) {
     auto v = term.evaluate(values);
-    if (!v) return std::nullopt;
+    if (!v || !smallEnough(term, values)) return std::nullopt;
     sum += *v;
   }
   return sum;

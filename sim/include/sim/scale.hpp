@@ -85,6 +85,9 @@ class ScaleFormulas {
   /// no formula (then "why", if given, says why).
   std::optional<double> evaluate(std::size_t group, ScaleMetric metric, const std::map<std::string, std::int64_t>& values,
                                  std::string* why = nullptr) const;
+  /// Whether group "group" has an exact formula for "metric" (then a point where it has no value,
+  /// e.g. a count beyond 64 bits, is left empty instead of being counted on the stream).
+  bool hasFormula(std::size_t group, ScaleMetric metric) const;
   /// Sentences on the formulas (breakpoints, resonances) over [lo, hi] of "parameter".
   std::vector<std::string> breakpoints(const std::string& parameter, std::int64_t lo, std::int64_t hi,
                                        const std::map<std::string, std::int64_t>& values) const;

@@ -29,7 +29,8 @@ struct CountFormula {
   CountFormula& operator+=(const CountFormula& other);
   /// Every term times "factor" (bytes per access, accesses per execution).
   CountFormula scaled(std::int64_t factor) const;
-  /// The value at "values"; nullopt without a formula or with a parameter unbound.
+  /// The value at "values"; nullopt without a formula, with a parameter unbound, or when a term
+  /// reaches 2^62 (a 64-bit value could wrap).
   std::optional<std::int64_t> evaluate(const sym::ParamValues& values) const;
   /// One line: the terms added into one expression when their pieces agree, else joined by
   /// " + "; "(no formula: reason)" without one.
