@@ -36,6 +36,16 @@ std::string marks(const sim::ScaleCell& c) {
   return m;
 }
 
+/* One line per sentence, the first kShownSentences of them; the rest are in JSON and CSV. */
+std::string sentences(const std::vector<std::string>& list) {
+  constexpr std::size_t kShownSentences = 12;
+  if (list.empty()) return "  none found\n";
+  std::string out;
+  for (std::size_t i = 0; i < list.size() && i < kShownSentences; ++i) out += "  " + list[i] + "\n";
+  if (list.size() > kShownSentences) out += fmt::format("  ... and {} more (--format json lists them all)\n", list.size() - kShownSentences);
+  return out;
+}
+
 }  // namespace
 
 std::string scaleText(const sim::ScaleSeries& s) {
@@ -76,12 +86,8 @@ std::string scaleText(const sim::ScaleSeries& s) {
   if (counted || approximate) out += "\n";
   if (counted) out += "  c: counted on the O0 address stream of the point (no formula for it)\n";
   if (approximate) out += "  *: approximate (data-dependent or not followed exactly)\n";
-  out += "\nBreakpoints\n";
-  if (s.breakpoints.empty()) out += "  none found\n";
-  for (const auto& b : s.breakpoints) out += "  " + b + "\n";
-  out += "\nResonance sizes\n";
-  if (s.resonances.empty()) out += "  none found\n";
-  for (const auto& r : s.resonances) out += "  " + r + "\n";
+  out += "\nBreakpoints\n" + sentences(s.breakpoints);
+  out += "\nResonance sizes\n" + sentences(s.resonances);
   if (!s.notes.empty()) {
     out += "\nNotes\n";
     for (const auto& n : s.notes) out += "  " + n + "\n";
