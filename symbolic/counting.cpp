@@ -210,6 +210,15 @@ void mergeAgreeingFinitePieces(const Ctx& ctx, std::map<std::string, DomainValue
   }
 }
 
+/* How hard "count" is to read: its printed length, each floor weighing as much as a line. */
+std::size_t readingCost(const PiecewiseCount& count) {
+  constexpr std::size_t floorWeight = 40;
+  std::string text = count.str();
+  std::size_t floors = 0;
+  for (std::size_t at = text.find("idiv("); at != std::string::npos; at = text.find("idiv(", at + 1)) ++floors;
+  return text.size() + floorWeight * floors;
+}
+
 }  // namespace
 
 PiecewiseCount finalize(const Ctx& ctx, const std::vector<RawPiece>& sumOfPieces, const std::vector<Symbol>& params) {
@@ -248,7 +257,7 @@ PiecewiseCount finalize(const Ctx& ctx, const std::vector<RawPiece>& sumOfPieces
 }
 
 PiecewiseCount countIslSet(const Ctx& ctx, const isl::set& set, const std::vector<Symbol>& dims,
-                           const std::vector<Symbol>& params, const Enumerator& enumerate) {
+                           const std::vector<Symbol>& params, const Enumerator& enumerate, std::size_t maxPieces) {
   std::int64_t period = 1;
   try {
     std::vector<RawPiece> all;
@@ -259,7 +268,8 @@ PiecewiseCount countIslSet(const Ctx& ctx, const isl::set& set, const std::vecto
           s.params = ps;
           s.constraints = cs;
           return isl_adapter::isEmpty(ctx, s);
-        });
+        },
+        maxPieces);
     auto basicSets = isl_adapter::disjointBasicSets(ctx, set, dims, params);
     period = periodOf(basicSets, dims);
     for (const auto& terms : basicSets) {
@@ -275,7 +285,11 @@ PiecewiseCount countIslSet(const Ctx& ctx, const isl::set& set, const std::vecto
         all.push_back(std::move(piece));
       }
     }
-    return finalize(ctx, splitResidues(all, params), params);
+    PiecewiseCount withFloors = finalize(ctx, all, params);
+    std::vector<RawPiece> split = splitResidues(all, params);
+    if (split.size() == all.size()) return withFloors;
+    PiecewiseCount polynomials = finalize(ctx, split, params);
+    return readingCost(polynomials) <= readingCost(withFloors) ? polynomials : withFloors;
   } catch (const SummationFailure& failure) {
     return interpolate(params, dims.size(), period, enumerate, failure.what());
   }
@@ -283,12 +297,12 @@ PiecewiseCount countIslSet(const Ctx& ctx, const isl::set& set, const std::vecto
 
 }  // namespace counting
 
-PiecewiseCount countPoints(const IntegerSet& set) {
+PiecewiseCount countPoints(const IntegerSet& set, const CountLimits& limits) {
   try {
-    isl_adapter::Ctx ctx;
+    isl_adapter::Ctx ctx(limits.islOperations);
     isl::set s = isl_adapter::toSet(ctx, set);
     auto enumerate = [&](const ParamValues& values) { return isl_adapter::countPoints(ctx, s, set.params, values); };
-    return counting::countIslSet(ctx, s, set.dims, set.params, enumerate);
+    return counting::countIslSet(ctx, s, set.dims, set.params, enumerate, limits.maxPieces);
   } catch (const std::exception& e) {
     PiecewiseCount out;
     out.params = set.params;
@@ -297,14 +311,14 @@ PiecewiseCount countPoints(const IntegerSet& set) {
   }
 }
 
-PiecewiseCount countImage(const IntegerSet& set, const std::vector<Expr>& subscripts) {
+PiecewiseCount countImage(const IntegerSet& set, const std::vector<Expr>& subscripts, const CountLimits& limits) {
   try {
-    isl_adapter::Ctx ctx;
+    isl_adapter::Ctx ctx(limits.islOperations);
     isl::set image = isl_adapter::imageSet(ctx, set, subscripts, "A");
     std::vector<Symbol> dims;
     for (std::size_t k = 0; k < subscripts.size(); ++k) dims.push_back(Symbol("cnt_o" + std::to_string(k)));
     auto enumerate = [&](const ParamValues& values) { return isl_adapter::countPoints(ctx, image, set.params, values); };
-    return counting::countIslSet(ctx, image, dims, set.params, enumerate);
+    return counting::countIslSet(ctx, image, dims, set.params, enumerate, limits.maxPieces);
   } catch (const std::exception& e) {
     PiecewiseCount out;
     out.params = set.params;

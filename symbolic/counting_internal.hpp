@@ -21,8 +21,10 @@ PiecewiseCount finalize(const isl_adapter::Ctx& ctx, const std::vector<RawPiece>
 std::vector<RawPiece> splitResidues(const std::vector<RawPiece>& pieces, const std::vector<Symbol>& params);
 
 /// Points of "set" { [dims] } over "params": summation, or interpolation of "enumerate" where
-/// summation cannot proceed.
+/// summation cannot proceed. Of the result with floors of parameters and the one split into
+/// residue classes (polynomials), the easier one to read (printed length, a floor weighing 40
+/// characters; ties: the polynomials).
 PiecewiseCount countIslSet(const isl_adapter::Ctx& ctx, const isl::set& set, const std::vector<Symbol>& dims,
-                           const std::vector<Symbol>& params, const Enumerator& enumerate);
+                           const std::vector<Symbol>& params, const Enumerator& enumerate, std::size_t maxPieces);
 
 }  // namespace cats::sym::counting

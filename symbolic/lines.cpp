@@ -20,10 +20,10 @@ Expr linearIndex(const std::vector<Expr>& subscripts, const std::vector<Expr>& e
   return GiNaC::expand(index);
 }
 
-/* The line of "subscripts" as one subscript: floor(elementBytes * index / lineBytes). */
+/* The line of "subscripts" as one subscript: floor((elementBytes * index + offsetBytes) / lineBytes). */
 Expr lineSubscript(const std::vector<Expr>& subscripts, const std::vector<Expr>& extents, std::int64_t elementBytes,
-                   std::int64_t lineBytes) {
-  return idiv(elementBytes * linearIndex(subscripts, extents), GiNaC::numeric(lineBytes));
+                   std::int64_t lineBytes, const Expr& offsetBytes) {
+  return idiv(GiNaC::expand(elementBytes * linearIndex(subscripts, extents) + offsetBytes), GiNaC::numeric(lineBytes));
 }
 
 std::string checkShape(const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
@@ -43,7 +43,8 @@ bool innerExtentsAreNumbers(const std::vector<Expr>& extents) {
 }  // namespace
 
 PiecewiseCount countLines(const IntegerSet& set, const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
-                          std::int64_t elementBytes, std::int64_t lineBytes) {
+                          std::int64_t elementBytes, std::int64_t lineBytes, const Expr& offsetBytes,
+                          const CountLimits& limits) {
   PiecewiseCount out;
   out.params = set.params;
   std::string bad = checkShape(subscripts, extents, elementBytes, lineBytes);
@@ -51,9 +52,10 @@ PiecewiseCount countLines(const IntegerSet& set, const std::vector<Expr>& subscr
     out.reason = bad;
     return out;
   }
-  if (innerExtentsAreNumbers(extents)) return countImage(set, {lineSubscript(subscripts, extents, elementBytes, lineBytes)});
+  if (innerExtentsAreNumbers(extents))
+    return countImage(set, {lineSubscript(subscripts, extents, elementBytes, lineBytes, offsetBytes)}, limits);
   auto enumerate = [&](const ParamValues& values) {
-    return enumerateLines(set, subscripts, extents, elementBytes, lineBytes, values);
+    return enumerateLines(set, subscripts, extents, elementBytes, lineBytes, values, offsetBytes);
   };
   std::int64_t elementsPerLine = lineBytes / std::gcd(lineBytes, elementBytes);
   return counting::interpolate(set.params, set.dims.size(), std::max<std::int64_t>(elementsPerLine, 1), enumerate,
@@ -61,7 +63,8 @@ PiecewiseCount countLines(const IntegerSet& set, const std::vector<Expr>& subscr
 }
 
 std::int64_t enumerateLines(const IntegerSet& set, const std::vector<Expr>& subscripts, const std::vector<Expr>& extents,
-                            std::int64_t elementBytes, std::int64_t lineBytes, const ParamValues& values) {
+                            std::int64_t elementBytes, std::int64_t lineBytes, const ParamValues& values,
+                            const Expr& offsetBytes) {
   std::string bad = checkShape(subscripts, extents, elementBytes, lineBytes);
   if (!bad.empty()) throw std::runtime_error(bad);
   GiNaC::exmap bound;
@@ -73,7 +76,7 @@ std::int64_t enumerateLines(const IntegerSet& set, const std::vector<Expr>& subs
   std::vector<Expr> fixedExtents;
   for (const auto& e : extents) fixedExtents.push_back(GiNaC::expand(e.subs(bound)));
   if (!innerExtentsAreNumbers(fixedExtents)) throw std::runtime_error("an inner extent is not a number at these values");
-  return enumerateImage(set, {lineSubscript(subscripts, fixedExtents, elementBytes, lineBytes)}, values);
+  return enumerateImage(set, {lineSubscript(subscripts, fixedExtents, elementBytes, lineBytes, offsetBytes)}, values);
 }
 
 }  // namespace cats::sym

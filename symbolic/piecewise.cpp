@@ -52,6 +52,20 @@ bool satisfied(const Constraint& c, const ParamValues& values) {
   return c.equality ? v.is_zero() : !v.is_negative();
 }
 
+/* Whether every term of "e" has a negative numeric factor (so "-e <= c" reads better). */
+bool allNegative(const Expr& e) {
+  auto negative = [](const Expr& term) {
+    if (!GiNaC::is_a<GiNaC::mul>(term)) return false;
+    for (std::size_t k = 0; k < term.nops(); ++k)
+      if (GiNaC::is_a<GiNaC::numeric>(term.op(k))) return GiNaC::ex_to<GiNaC::numeric>(term.op(k)).is_negative();
+    return false;
+  };
+  if (!GiNaC::is_a<GiNaC::add>(e)) return negative(e);
+  for (std::size_t k = 0; k < e.nops(); ++k)
+    if (!negative(e.op(k))) return false;
+  return true;
+}
+
 /* "N >= 1" for N - 1 >= 0: the constant moves to the right. */
 std::string constraintString(const Constraint& c) {
   Expr e = GiNaC::expand(c.expr);
@@ -64,6 +78,7 @@ std::string constraintString(const Constraint& c) {
   }
   Expr lhs = e - constant;
   if (lhs.is_zero()) return print(e) + (c.equality ? " == 0" : " >= 0");
+  if (allNegative(lhs)) return print(-lhs) + (c.equality ? " == " : " <= ") + print(constant);
   return print(lhs) + (c.equality ? " == " : " >= ") + print(-constant);
 }
 

@@ -1,9 +1,14 @@
 // Counting formulas (symbolic/polyhedral.hpp) against isl enumeration at fixed parameters, over
 // seeded random and boundary parameter values, on the nest shapes of issue 7.
+#include "support.hpp"
+
 #include "symbolic/polyhedral.hpp"
+#include "tracer/poly_model.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <random>
 
 using namespace cats::sym;
@@ -226,4 +231,132 @@ TEST_CASE("lines: bad shapes give a reason", "[counting]") {
   PiecewiseCount c = countLines(twoParams, {i, j}, {N, M}, 8, 64);
   CHECK(c.method.empty());
   CHECK(c.reason.find("one parameter") != std::string::npos);
+}
+
+namespace {
+
+/* Every statement's domain, and every access's image and lines, of "t": formula = isl
+   enumeration at "sizes" (every parameter at the size, global defaults kept). Returns the
+   formulas checked. */
+std::size_t checkModelCounts(const cats::trace::Trace& t, const std::vector<std::int64_t>& sizes) {
+  cats::trace::PolyModel m = cats::trace::buildPolyModel(t);
+  std::size_t checked = 0;
+  for (const auto& s : m.statements) {
+    INFO(s.name << " at " << s.loc.str());
+    PiecewiseCount domain = countPoints(s.domain);
+    INFO(domain.str());
+    REQUIRE(!domain.method.empty());
+    std::vector<std::pair<PiecewiseCount, const cats::trace::PolyAccess*>> images;
+    std::vector<std::pair<PiecewiseCount, const cats::trace::PolyAccess*>> lines;
+    for (const auto& a : s.accesses) {
+      images.emplace_back(countImage(s.domain, a.subscripts), &a);
+      lines.emplace_back(countLines(s.domain, a.subscripts, a.extents, a.elementBytes, 64), &a);
+    }
+    for (std::int64_t size : sizes) {
+      ParamValues values;
+      for (const auto& info : t.context.symbols())
+        if (info.kind == SymbolKind::Parameter) values[info.name] = size;
+      for (const auto& [name, value] : t.defaults) values[name] = value;
+      INFO("size " << size);
+      CHECK(domain.evaluate(values) == enumeratePoints(s.domain, values));
+      ++checked;
+      for (const auto& [count, a] : images) {
+        INFO(t.events[a->event].text << ": " << count.str());
+        REQUIRE(!count.method.empty());
+        CHECK(count.evaluate(values) == enumerateImage(s.domain, a->subscripts, values));
+        ++checked;
+      }
+      for (const auto& [count, a] : lines) {
+        INFO(t.events[a->event].text << " lines: " << count.str());
+        if (count.method.empty()) {
+          CHECK_FALSE(count.reason.empty());
+          continue;
+        }
+        CHECK(count.evaluate(values) == enumerateLines(s.domain, a->subscripts, a->extents, a->elementBytes, 64, values));
+        ++checked;
+      }
+    }
+  }
+  return checked;
+}
+
+}  // namespace
+
+TEST_CASE("the model's domains, images and lines: formulas = isl enumeration", "[counting][examples]") {
+  cats::trace::Trace t = cats::test::analyzeSource(R"(
+    void k(int n, int m, double a[n][n], double *b) {
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j <= i; j++)
+          a[i][j] = 0;
+      for (int i = n - 1; i >= 0; i -= 3)
+        b[i] = 1;
+      for (int i = 2; i < m; i += 5)
+        b[i] += 2;
+      for (int ii = 0; ii < n; ii += 4)
+        for (int i = ii; i < (ii + 4 < n ? ii + 4 : n); i++)
+          b[i] = b[i] * 2;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+          if (i > j + 1)
+            a[i][j] = 3;
+          else
+            a[j][i] = 4;
+      for (int i = n; i > 0; i--)
+        b[i - 1] = a[i - 1][n - i];
+    })");
+  CHECK(checkModelCounts(t, {0, 1, 7, 8, 13, 33}) > 0);
+}
+
+TEST_CASE("every example: the model's counts as formulas = isl enumeration", "[counting][examples]") {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> dirs;
+  for (const auto& entry : fs::directory_iterator(cats::test::sourcePath("examples")))
+    if (entry.is_directory()) dirs.push_back(entry.path());
+  std::sort(dirs.begin(), dirs.end());
+  for (const auto& dir : dirs) {
+    INFO(dir.filename().string());
+    cats::trace::Trace t = cats::test::analyze({dir.string()});
+    CHECK(checkModelCounts(t, {3, 16, 37}) > 0);
+  }
+}
+
+TEST_CASE("lines with a byte offset: struct fields and unaligned bases", "[counting]") {
+  IntegerSet line = makeSet({i}, {ge(i, 0), lt(i, N)});
+  // struct { double x, y, z; } p[N] (24 bytes): p[i].y is at 24*i + 8.
+  PiecewiseCount fields = countLines(line, {i}, {Expr(0)}, 24, 64, 8);
+  REQUIRE(fields.method == "summation");
+  for (const auto& values : parameterPoints({N}, 17)) {
+    INFO(show(values));
+    CHECK(fields.evaluate(values) == enumerateLines(line, {i}, {Expr(0)}, 24, 64, values, 8));
+  }
+  // double a[N][N] starting 40 bytes into a line: the parametric path with an offset.
+  IntegerSet square = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, N)});
+  PiecewiseCount shifted = countLines(square, {i, j}, {N, N}, 8, 64, 40);
+  REQUIRE(shifted.method == "interpolation");
+  for (const auto& values : parameterPoints({N}, 19)) {
+    INFO(show(values));
+    CHECK(shifted.evaluate(values) == enumerateLines(square, {i, j}, {N, N}, 8, 64, values, 40));
+  }
+  CHECK(shifted.evaluate({{"N", 8}}) == 9);  // 512 bytes from byte 40 span 9 lines
+}
+
+TEST_CASE("limits: a tiny isl budget gives a reason, a piece cap gives interpolation", "[counting]") {
+  IntegerSet tiled = makeSet({ii, i}, {eq(ii, 32 * t), ge(ii, 0), lt(ii, N), ge(i, ii), lt(i, minOf(ii + 32, N))}, {t});
+  CountLimits tinyBudget;
+  tinyBudget.islOperations = 1;
+  PiecewiseCount starved = countPoints(tiled, tinyBudget);
+  CHECK(starved.method.empty());
+  CHECK_FALSE(starved.reason.empty());
+  CountLimits onePiece;
+  onePiece.maxPieces = 1;
+  IntegerSet mins = makeSet({i, j}, {ge(i, 0), lt(i, N), ge(j, 0), lt(j, minOf(i, 10))});
+  PiecewiseCount fitted = countPoints(mins, onePiece);
+  INFO(fitted.str());
+  REQUIRE(fitted.method == "interpolation");
+  CHECK(fitted.exact);
+  for (const auto& values : parameterPoints({N}, 23)) {
+    INFO(show(values));
+    CHECK(fitted.evaluate(values) == enumeratePoints(mins, values));
+  }
+  CHECK(countPoints(mins).method == "summation");
 }
