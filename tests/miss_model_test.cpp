@@ -255,6 +255,34 @@ TEST_CASE("breakpoints: the size where a reuse stops fitting, with its layer con
   CHECK(perCube(2 * b->value) == Approx(1.0).epsilon(0.05));
 }
 
+TEST_CASE("two parameters: the sweep of one with the other bound, in the condition as a number", "[miss-model]") {
+  trace::Trace t = kernelTrace(R"(
+void kernel(int n, int m, double *A, double *x, double *y) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      y[i] += A[i * m + j] * x[j];
+})");
+  sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), d1Only());
+  // One iteration of i touches a row of A and all of x: 2 * 8m bytes (+ y's line) fit 32 KiB up to m ~ 2040.
+  auto bps = m.breakpoints("m", 100, 10000, {{"n", 50}});
+  REQUIRE(!bps.empty());
+  for (const auto& b : bps) {
+    INFO(b.description);
+    CHECK(b.value >= 2030);
+    CHECK(b.value <= 2050);
+    CHECK(b.condition.find('n') == std::string::npos);
+    CHECK(b.condition.find("16*m") != std::string::npos);
+  }
+  // x misses once per line below the breakpoint, once per line per row above it.
+  auto missesOf = [&](const std::string& name, std::int64_t cols) {
+    for (const auto& e : m.predict({{"n", 50}, {"m", cols}}))
+      if (t.containers[e.container].name == name) return *e.misses;
+    return -1.0;
+  };
+  CHECK(missesOf("x", 1000) == Approx(1000 / 8).epsilon(0.02));
+  CHECK(missesOf("x", 8000) == Approx(50 * 8000 / 8).epsilon(0.02));
+}
+
 TEST_CASE("what the model cannot decide it names, container by container; empty loops miss nothing", "[miss-model]") {
   trace::Trace t = kernelTrace(R"(
 void kernel(int n, double *x, const int *col, double *y) {
@@ -369,6 +397,28 @@ TEST_CASE("policies the model follows: no-write-allocate writes, exclusive level
     sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
     sym::ParamValues v{{"n", 100}};  // a column of B: 100 lines, more than 64 but fewer than 128
     double predicted = predictedTotal(m, v, 1), simulated = sum(simulatedMisses(t, config, v, 1));
+    CHECK(std::abs(predicted - simulated) <= 0.1 * simulated);
+  }
+}
+
+TEST_CASE("bounds with min, max and integer division evaluate at every point", "[miss-model]") {
+  trace::Trace t = kernelTrace(R"(
+#define T 16
+void kernel(int n, double *A, double *B) {
+  for (int ii = 0; ii < n; ii += T)
+    for (int jj = 0; jj < n; jj += T)
+      for (int i = ii; i < (ii + T < n ? ii + T : n); i++)
+        for (int j = jj; j < (jj + T < n ? jj + T : n); j++)
+          B[j * n + i] = A[i * n + j];
+  for (int i = 0; i < n / 2; i++)
+    A[i] = B[2 * i];
+})");
+  auto config = smallHierarchy();
+  sim::MissModel m = sim::MissModel::build(t, trace::buildPolyModel(t), config);
+  for (std::int64_t n : {64, 200}) {
+    sym::ParamValues v{{"n", n}};
+    double predicted = predictedTotal(m, v, 0), simulated = sum(simulatedMisses(t, config, v, 0));
+    INFO("n = " << n << ": predicted " << predicted << ", simulated " << simulated);
     CHECK(std::abs(predicted - simulated) <= 0.1 * simulated);
   }
 }

@@ -55,6 +55,7 @@ trace::Trace analyzeSummaries(const std::vector<std::string>& paths, const Analy
 std::string tempDir() {
   static std::atomic<int> counter{0};
   fs::path dir = fs::temp_directory_path() / ("cats-test-" + std::to_string(getpid()) + "-" + std::to_string(counter++));
+  fs::remove_all(dir);  // left by an earlier process with the same pid: its files would join a directory analysis
   fs::create_directories(dir);
   return dir.string();
 }

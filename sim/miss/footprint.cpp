@@ -117,10 +117,12 @@ std::int64_t floorDiv(std::int64_t a, std::int64_t b) { return a / b - ((a % b !
 bool forEachLine(const Footprint& f, std::int64_t line, std::uint64_t maxLines, const std::function<bool(std::int64_t)>& visit) {
   std::uint64_t enumerated = 0;
   for (const Runs& r : f.runs) {
-    std::uint64_t starts = 1;
-    for (const Dim& c : r.copies) starts *= static_cast<std::uint64_t>(std::max(1.0, c.trips));
-    auto linesPerRun = static_cast<std::uint64_t>(std::ceil(r.span / static_cast<double>(line))) + 1;
-    if (starts > maxLines || (enumerated += starts * linesPerRun) > maxLines) return false;
+    double count = 1;
+    for (const Dim& c : r.copies) count *= std::max(1.0, c.trips);
+    double linesPerRun = std::ceil(r.span / static_cast<double>(line)) + 1;
+    if (count * linesPerRun > static_cast<double>(maxLines - enumerated)) return false;
+    enumerated += static_cast<std::uint64_t>(count * linesPerRun);
+    auto starts = static_cast<std::uint64_t>(count);
     std::vector<std::uint64_t> k(r.copies.size(), 0);
     for (std::uint64_t n = 0; n < starts; ++n) {
       std::int64_t start = whole(r.start);

@@ -68,6 +68,24 @@ std::string affineParts(const sym::Expr& offset, const std::vector<sym::Symbol>&
   return {};
 }
 
+/* Byte strides per iteration of each of "loops" and the constant byte offset of "offset": in the
+   loops' counters when the offset stays affine in them (a tile loop's start then moves the walk),
+   else in the iterators times the steps (starts with min/max: the walk of one tile). */
+std::string walkOf(const sym::Expr& offset, const std::vector<std::size_t>& loops, const std::vector<LoopInfo>& all,
+                   const sym::Context& ctx, std::vector<sym::Expr>& strides, sym::Expr& constant) {
+  std::vector<sym::Symbol> iterators, counters;
+  GiNaC::exmap normalized;
+  for (std::size_t k : loops) {
+    iterators.push_back(all[k].iterator);
+    counters.push_back(all[k].counter);
+    normalized[all[k].iterator] = all[k].normalized;
+  }
+  if (affineParts(offset.subs(normalized), counters, ctx, strides, constant).empty()) return {};
+  std::string reason = affineParts(offset, iterators, ctx, strides, constant);
+  for (std::size_t k = 0; k < loops.size() && reason.empty(); ++k) strides[k] = (strides[k] * all[loops[k]].step).expand();
+  return reason;
+}
+
 }  // namespace
 
 Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
@@ -81,6 +99,10 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
         loop.parent = found->second;
         break;
       }
+    loop.counter = sym::Symbol("counter_" + std::to_string(nest.loops.size()));
+    GiNaC::exmap outer;
+    for (auto p = loop.parent; p; p = nest.loops[*p].parent) outer[nest.loops[*p].iterator] = nest.loops[*p].normalized;
+    loop.normalized = (loop.start.subs(outer) + loop.step * loop.counter).expand();
     loopIndex[s.id] = nest.loops.size();
     nest.loops.push_back(std::move(loop));
   }
@@ -92,7 +114,6 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     if (ev.kind != trace::EventKind::Access) continue;
     auto undecided = [&](const std::string& reason) { nest.undecided.push_back({ev.container, e, reason}); };
     std::vector<std::size_t> loops;
-    std::vector<sym::Symbol> iterators;
     std::string reason;
     bool neverRuns = false;
     for (std::size_t id : t.stack(ev.scope)) {
@@ -105,13 +126,12 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
         const LoopInfo& loop = nest.loops[loopIndex.at(id)];
         if (!loop.reason.empty() && reason.empty()) reason = loop.reason;
         loops.push_back(loopIndex.at(id));
-        iterators.push_back(loop.iterator);
       }
     }
     if (neverRuns) continue;
-    std::vector<sym::Expr> coefficients;
+    std::vector<sym::Expr> strides;
     sym::Expr constant = 0;
-    if (reason.empty()) reason = affineParts(ev.offset, iterators, t.context, coefficients, constant);
+    if (reason.empty()) reason = walkOf(ev.offset, loops, nest.loops, t.context, strides, constant);
     if (!reason.empty()) {
       auto named = nonAffine.find(e);
       undecided(named != nonAffine.end() ? named->second : reason);
@@ -122,7 +142,7 @@ Nest extractNest(const trace::Trace& t, const trace::PolyModel& model) {
     g.loops = loops;
     std::string key = std::to_string(ev.container);
     for (std::size_t k = 0; k < loops.size(); ++k) {
-      g.strides.push_back((coefficients[k] * nest.loops[loops[k]].step).expand());
+      g.strides.push_back(strides[k]);
       key += "|" + std::to_string(loops[k]) + ":" + sym::print(g.strides.back());
     }
     auto [it, fresh] = groupOf.emplace(key, nest.groups.size());

@@ -22,6 +22,10 @@ struct LoopInfo {
   ir::Comparison comparison = ir::Comparison::Less;
   std::string label;   // "loop j at kernel.c:3"
   std::string reason;  // non-empty: the model cannot use this loop (opaque, bounds from data)
+  /// The iterator as start + step * counter, the outer iterators in the start replaced the same
+  /// way: counters run 0, 1, ... in every loop, so a tile loop's start (i = ii) moves the walk.
+  sym::Symbol counter;
+  sym::Expr normalized = 0;
 };
 
 /// Accesses of one container that walk alike: same loops, same byte strides; they differ only in

@@ -53,9 +53,14 @@ class MissModel {
  public:
   /// Derives the formulas once from the model of "contexts" for "config".
   static MissModel build(const trace::Trace& contexts, const trace::PolyModel& model, const cache::HierarchyConfig& config);
-  /// Every container at every level at "values" (every parameter bound).
+  /// Every container at every level at "values" (every parameter bound): misses of the source
+  /// access stream (what simulate --model O0 replays), 0 for a container no access touches;
+  /// no value, with the reason, for a container the model cannot decide (indirect, data-dependent
+  /// bounds or branches, non-affine offsets) and for all when a parameter has no value.
   std::vector<MissEstimate> predict(const sym::ParamValues& values) const;
-  /// Breakpoints and resonances of "parameter" over [lo, hi], the other parameters at "values".
+  /// Breakpoints and resonances of "parameter" over [lo, hi], the other parameters at "values";
+  /// empty when lo > hi or "parameter" is not a symbol of the trace. Breakpoints are capacity
+  /// flips (layer conditions); resonances are listed per value, container and level.
   std::vector<Breakpoint> breakpoints(const std::string& parameter, std::int64_t lo, std::int64_t hi,
                                       const sym::ParamValues& values) const;
   std::vector<Resonance> resonances(const std::string& parameter, std::int64_t lo, std::int64_t hi,
