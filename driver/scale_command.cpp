@@ -32,6 +32,10 @@ CLI::App* addScaleCommand(CLI::App& app, ScaleArgs& args) {
   cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}))->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
   cmd->add_option("--plot", args.plot, "Draw the curves into FILE.svg or FILE.png with gnuplot");
+  cmd->add_option("--isl-operations", args.islOperations, "isl's operation budget per count; a count that needs more has no formula "
+                  "and is counted per point")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   return cmd;
 }
 
@@ -156,7 +160,7 @@ struct Sweeper {
       if (!sim::usesParameter(*contexts, name)) std::cerr << "cats-static: warning: -D " << name << "=...: no free symbol " << name << " in the analysed code\n";
     auto groups = sim::scaleGroups(*contexts);
     series.groups = groups;
-    sim::ScaleFormulas formulas = sim::ScaleFormulas::derive(*contexts, groups, setup.metrics, setup.config);
+    sim::ScaleFormulas formulas = sim::ScaleFormulas::derive(*contexts, groups, setup.metrics, setup.config, sym::CountLimits{args.islOperations});
     for (std::size_t i = 0; i < plan.values.size(); ++i)
       if (!measure(*contexts, groups, formulas, plan.values[i], i)) return 1;
     auto middle = pointBindings(plan, plan.values[plan.values.size() / 2]);
@@ -176,7 +180,7 @@ struct Sweeper {
       if (!contexts) return exitCode ? exitCode : 1;
       auto groups = sim::scaleGroups(*contexts);
       if (i == 0) series.groups = groups;
-      sim::ScaleFormulas formulas = sim::ScaleFormulas::derive(*contexts, groups, setup.metrics, setup.config);
+      sim::ScaleFormulas formulas = sim::ScaleFormulas::derive(*contexts, groups, setup.metrics, setup.config, sym::CountLimits{args.islOperations});
       if (!measure(*contexts, groups, formulas, plan.values[i], i)) return 1;
     }
     return 0;

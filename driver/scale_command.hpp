@@ -5,6 +5,7 @@
 
 #include "simulate_command.hpp"
 #include "source_options.hpp"
+#include "symbolic/polyhedral.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -24,6 +25,7 @@ struct ScaleArgs {
   std::string format = "text";
   std::optional<std::string> output;
   std::optional<std::string> plot;
+  unsigned long islOperations = sym::CountLimits{}.islOperations;
 };
 
 CLI::App* addScaleCommand(CLI::App& app, ScaleArgs& args);

@@ -76,7 +76,7 @@ std::optional<double> ScaleFormulas::Impl::missesOf(std::size_t group, std::size
 }
 
 ScaleFormulas ScaleFormulas::derive(const trace::Trace& contexts, const std::vector<ScaleGroup>& groups, const std::vector<ScaleMetric>& metrics,
-                                    const cache::HierarchyConfig& config) {
+                                    const cache::HierarchyConfig& config, const sym::CountLimits& limits) {
   auto impl = std::make_shared<Impl>();
   impl->groups = groups;
   impl->config = config;
@@ -84,7 +84,7 @@ ScaleFormulas ScaleFormulas::derive(const trace::Trace& contexts, const std::vec
   trace::PolyModel model;
   try {
     model = trace::buildPolyModel(contexts);
-    trace::ProgramCounts counts = trace::deriveCounts(contexts, model, impl->lineBytes);
+    trace::ProgramCounts counts = trace::deriveCounts(contexts, model, impl->lineBytes, limits);
     for (const auto& g : groups) impl->counts.push_back(trace::sumEvents(counts, trace::CountLevel::Container, g.name, g.events));
   } catch (const std::exception& e) {
     impl->counts.clear();

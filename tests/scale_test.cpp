@@ -272,3 +272,16 @@ TEST_CASE("scale: a count beyond 64 bits is an empty cell with a note, never a w
     CHECK(row.note.find("beyond 2^62") != std::string::npos);
   }
 }
+
+TEST_CASE("scale: isl out of its operation budget leaves the formula out, the group is counted and says why", "[scale]") {
+  auto r = runCli("scale examples/transpose/transpose.c --entry transpose -D n=4..8:+4 --isl-operations 1 --simulate --model O0 --format csv");
+  REQUIRE(r.exitCode == 0);
+  auto rows = csvRows(r.out);
+  REQUIRE(!rows.empty());
+  for (const auto& row : rows) {
+    CHECK(row.method == "counted");
+    CHECK(row.note.find("maximal number of operations exceeded") != std::string::npos);
+    CHECK(row.predicted == row.simulated);
+  }
+  CHECK(runCli("scale examples/transpose -D N=4..8 --isl-operations 0").exitCode == 2);
+}

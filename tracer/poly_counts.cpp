@@ -134,13 +134,14 @@ CountFormula fromCount(sym::PiecewiseCount count) {
 
 /* Distinct lines of "lineBytes" that access "a" of "s" touches, its container's base taken as
    line-aligned (sym::countLines). */
-CountFormula linesOf(const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes) {
+CountFormula linesOf(const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes, const sym::CountLimits& limits) {
   if (!s.exactDomain) return CountFormula::none("runs under a branch on data: its domain is where it may run");
-  return fromCount(sym::countLines(s.domain, a.subscripts, a.extents, a.elementBytes, lineBytes));
+  return fromCount(sym::countLines(s.domain, a.subscripts, a.extents, a.elementBytes, lineBytes, 0, limits));
 }
 
 /* The record of access "a" of statement "s", named "name". */
-CountRecord countAccess(const Trace& t, const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes, std::string name) {
+CountRecord countAccess(const Trace& t, const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes, std::string name,
+                        const sym::CountLimits& limits) {
   CountRecord out;
   out.level = CountLevel::Access;
   out.name = std::move(name);
@@ -148,13 +149,13 @@ CountRecord countAccess(const Trace& t, const PolyStatement& s, const PolyAccess
   out.events = {a.event};
   out.container = a.container;
   // A loop test's domain holds the exit point too: it runs once more than the body.
-  CountFormula points = s.exactDomain ? fromCount(sym::countPoints(s.domain))
+  CountFormula points = s.exactDomain ? fromCount(sym::countPoints(s.domain, limits))
                                       : CountFormula::none("runs under a branch on data: its domain is where it may run");
   out.executions = points.scaled(static_cast<std::int64_t>(a.multiplicity));
   out.bytes = out.executions.scaled(a.bytes);
-  out.elements = s.exactDomain ? fromCount(sym::countImage(s.domain, a.subscripts)) : points;
+  out.elements = s.exactDomain ? fromCount(sym::countImage(s.domain, a.subscripts, limits)) : points;
   const Container& c = t.containers.at(a.container);
-  out.lines = linesOf(s, a, lineBytes);
+  out.lines = linesOf(s, a, lineBytes, limits);
   std::string key = c.name + "|" + domainText(s.domain.constraints) + "|";
   for (const auto& d : s.domain.dims) key += d.get_name() + ",";
   key += "|";
@@ -201,11 +202,11 @@ std::string accessName(const Event& ev) {
 }
 
 /* The access record of every access event: from the model, or without a formula and why. */
-std::vector<CountRecord> accessRecords(const Trace& t, const PolyModel& model, std::int64_t lineBytes) {
+std::vector<CountRecord> accessRecords(const Trace& t, const PolyModel& model, std::int64_t lineBytes, const sym::CountLimits& limits) {
   std::map<std::size_t, CountRecord> byEvent;
   for (const auto& s : model.statements)
     for (const auto& a : s.accesses) {
-      CountRecord r = countAccess(t, s, a, lineBytes, accessName(t.events.at(a.event)));
+      CountRecord r = countAccess(t, s, a, lineBytes, accessName(t.events.at(a.event)), limits);
       auto [it, fresh] = byEvent.emplace(a.event, r);
       if (!fresh) {  // one event in several statements (not expected): its counts add up
         it->second.executions += r.executions;
@@ -258,13 +259,13 @@ CountRecord sumEvents(const ProgramCounts& counts, CountLevel level, const std::
   return sumRecord(level, name, loc, members);
 }
 
-ProgramCounts deriveCounts(const Trace& t, const PolyModel& model, std::int64_t lineBytes) {
+ProgramCounts deriveCounts(const Trace& t, const PolyModel& model, std::int64_t lineBytes, const sym::CountLimits& limits) {
   ProgramCounts out;
   out.lineBytes = lineBytes;
   out.params = model.params;
   out.coverage = model.coverage();
   out.notes.push_back("distinct lines assume line-aligned containers that share no line; distinct elements and lines of a group add up its containers'");
-  out.records = accessRecords(t, model, lineBytes);
+  out.records = accessRecords(t, model, lineBytes, limits);
   const std::size_t accessCount = out.records.size();
   auto add = [&](CountLevel level, const std::map<std::string, std::vector<std::size_t>>& groups) {
     for (const auto& [name, events] : groups) out.records.push_back(sumEvents(out, level, name, events));

@@ -8,6 +8,7 @@
 #include "sim/concretize.hpp"
 #include "sim/simulate.hpp"
 #include "sim/stream.hpp"
+#include "symbolic/polyhedral.hpp"
 #include "tracer/trace.hpp"
 
 #include <cstdint>
@@ -80,7 +81,7 @@ class ScaleFormulas {
   ScaleFormulas() = default;
   /// Derives what it can for "groups" of "contexts" and "metrics"; never throws.
   static ScaleFormulas derive(const trace::Trace& contexts, const std::vector<ScaleGroup>& groups, const std::vector<ScaleMetric>& metrics,
-                              const cache::HierarchyConfig& config);
+                              const cache::HierarchyConfig& config, const sym::CountLimits& limits = {});
   /// The formula's value for group "group", metric "metric" at "values"; nullopt when there is
   /// no formula (then "why", if given, says why).
   std::optional<double> evaluate(std::size_t group, ScaleMetric metric, const std::map<std::string, std::int64_t>& values,

@@ -66,7 +66,7 @@ struct ProgramCounts {
 /// Every record of "contexts" (as expandContexts makes it) whose model is "model". Accesses the
 /// model does not describe have no formula (with the reason), and neither has any record that
 /// holds one. Never throws.
-ProgramCounts deriveCounts(const Trace& contexts, const PolyModel& model, std::int64_t lineBytes);
+ProgramCounts deriveCounts(const Trace& contexts, const PolyModel& model, std::int64_t lineBytes, const sym::CountLimits& limits = {});
 
 /// The record of any set of access "events" of "counts": executions and bytes add up; elements
 /// and lines are a union per container, with a formula when each container's accesses all touch
