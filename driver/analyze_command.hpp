@@ -15,6 +15,7 @@ struct AnalyzeArgs {
   std::string format = "text";
   std::optional<std::string> output;
   std::optional<std::string> dump;
+  bool counts = false;
 };
 
 /// Registers the subcommand's options on "app".

@@ -1,6 +1,7 @@
 // cats-static: predicts how C programs use the cache hierarchy before they run.
 #include "analyze_command.hpp"
 #include "deps_command.hpp"
+#include "scale_command.hpp"
 #include "simulate_command.hpp"
 
 #include <CLI/CLI.hpp>
@@ -17,6 +18,8 @@ int main(int argc, char** argv) {
   CLI::App* analyzeCommand = cats::driver::addAnalyzeCommand(app, analyze);
   CLI::App* simulateCommand = cats::driver::addSimulateCommand(app, simulate);
   CLI::App* depsCommand = cats::driver::addDepsCommand(app, deps);
+  cats::driver::ScaleArgs scale;
+  CLI::App* scaleCommand = cats::driver::addScaleCommand(app, scale);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -31,6 +34,7 @@ int main(int argc, char** argv) {
     if (analyzeCommand->parsed()) return cats::driver::runAnalyze(analyze);
     if (simulateCommand->parsed()) return cats::driver::runSimulate(simulate);
     if (depsCommand->parsed()) return cats::driver::runDeps(deps);
+    if (scaleCommand->parsed()) return cats::driver::runScale(scale);
   } catch (const std::exception& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;

@@ -78,9 +78,10 @@ std::optional<std::string> parseBindings(const SourceArgs& args, frontend::Optio
 /* Prints diagnostics as the frontend reports them, and the progress line on a terminal. */
 class DiagnosticStream {
  public:
-  DiagnosticStream() : terminal_(isatty(STDERR_FILENO) != 0) {}
+  explicit DiagnosticStream(bool quiet) : terminal_(!quiet && isatty(STDERR_FILENO) != 0), quiet_(quiet) {}
 
   void print(const ir::Diagnostic& d) {
+    if (quiet_) return;
     clearProgress();
     std::cerr << d.str() << "\n" << std::flush;
     printed_.insert(d.str());
@@ -101,6 +102,7 @@ class DiagnosticStream {
 
   /// Prints those of "diagnostics" not printed yet (the tracer's, after the frontend's).
   void printRest(const std::vector<ir::Diagnostic>& diagnostics) {
+    if (quiet_) return;
     for (const auto& d : diagnostics)
       if (auto it = printed_.find(d.str()); it != printed_.end()) printed_.erase(it);
       else std::cerr << d.str() << "\n";
@@ -108,6 +110,7 @@ class DiagnosticStream {
 
  private:
   bool terminal_;
+  bool quiet_;
   std::size_t width_ = 0;
   std::multiset<std::string> printed_;
 };
@@ -133,7 +136,7 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   trace::TracerOptions tracerOptions;
   tracerOptions.entries = args.entries;
   for (const auto& [name, value] : outcome.bindings) tracerOptions.bindings[name] = std::to_string(value);
-  DiagnosticStream stream;
+  DiagnosticStream stream(args.quiet);
   options.onDiagnostic = [&](const ir::Diagnostic& d) { stream.print(d); };
   options.onUnit = [&](std::size_t index, std::size_t total, const std::string& file) { stream.progress(index, total, file); };
   sym::Context ctx;

@@ -23,6 +23,7 @@ struct SourceArgs {
   std::vector<std::string> entries;
   bool scalars = false;
   bool localScalars = false;  // set by commands (deps), not an option: frontend::Options::traceLocalScalars
+  bool quiet = false;  // not an option: print no diagnostics and no progress (scale reads the sources again per point)
 };
 
 void addSourceOptions(CLI::App& cmd, SourceArgs& args);

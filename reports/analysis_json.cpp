@@ -1,6 +1,8 @@
 // JSON analysis report: the stable contract other tools read (see docs/analysis-format.md).
 #include "reports/analysis.hpp"
 
+#include "analysis_counts.hpp"
+
 #include "reports/coverage.hpp"
 #include "tracer/call_sites.hpp"
 
@@ -41,7 +43,7 @@ static ordered_json histogramJson(const ClassHistogram& h) {
   return j;
 }
 
-std::string analysisJson(const trace::Trace& t) {
+std::string analysisJson(const trace::Trace& t, const trace::ProgramCounts* counts) {
   ordered_json root;
   root["format"] = "cats-static-analysis";
   root["version"] = kAnalysisFormatVersion;
@@ -121,6 +123,7 @@ std::string analysisJson(const trace::Trace& t) {
                                                {"line", d.loc.line}, {"column", d.loc.column}, {"message", d.message}});
   // Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
   // become U+FFFD instead of failing the whole report.
+  if (counts) root["counts"] = countsJson(*counts);
   return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 

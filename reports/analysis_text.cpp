@@ -1,6 +1,8 @@
 // Text analysis report: containers, accesses nested by function and loop, class histograms.
 #include "reports/analysis.hpp"
 
+#include "analysis_counts.hpp"
+
 #include "reports/coverage.hpp"
 
 #include "ir/dump.hpp"
@@ -56,7 +58,7 @@ void histogramRow(std::string& out, const std::string& label, const ClassHistogr
 
 }  // namespace
 
-std::string analysisText(const trace::Trace& t) {
+std::string analysisText(const trace::Trace& t, const trace::ProgramCounts* counts) {
   std::string out;
   out += fmt::format("cats-static analysis: {} file(s), entry {}", t.files.size(), t.entries.empty() ? "(none)" : t.entries.front());
   for (std::size_t i = 1; i < t.entries.size(); ++i) out += ", " + t.entries[i];
@@ -109,6 +111,7 @@ std::string analysisText(const trace::Trace& t) {
   out += "  per function\n";
   for (const auto& [name, hist] : h.byFunction) histogramRow(out, "  " + name, hist);
   out += "\n" + coverageText(coverage(t));
+  if (counts) out += countsText(*counts);
   return out;
 }
 

@@ -46,4 +46,6 @@ accesses alloc-in-loop examples/alloc-in-loop
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"
 "$bin" analyze examples/spmv-csr > "$golden/spmv-csr.txt" 2>/dev/null
 "$bin" analyze examples/spmv-csr --format json > "$golden/spmv-csr.json" 2>/dev/null
+"$bin" analyze examples/matmul-heap --entry multiply --counts > "$golden/matmul-heap.multiply.counts.txt"
+"$bin" analyze examples/spmv-csr --entry spmv --counts --format json > "$golden/spmv-csr.spmv.counts.json" 2>/dev/null
 echo "golden files regenerated in $golden"

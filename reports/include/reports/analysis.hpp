@@ -1,7 +1,9 @@
 // The analysis report of `cats-static analyze`: people read the text form, tools read the
-// JSON form ("format": "cats-static-analysis", "version": 2).
+// JSON form ("format": "cats-static-analysis", "version": 3). With counts (`analyze --counts`),
+// both end with the count and footprint formulas.
 #pragma once
 
+#include "tracer/poly_counts.hpp"
 #include "tracer/trace.hpp"
 
 #include <array>
@@ -10,7 +12,7 @@
 
 namespace cats::report {
 
-inline constexpr int kAnalysisFormatVersion = 2;
+inline constexpr int kAnalysisFormatVersion = 3;
 
 /// Access events per class; indices follow trace::AccessClass.
 struct ClassHistogram {
@@ -27,7 +29,7 @@ struct Histograms {
 
 Histograms histograms(const trace::Trace& trace);
 
-std::string analysisText(const trace::Trace& trace);
-std::string analysisJson(const trace::Trace& trace);
+std::string analysisText(const trace::Trace& trace, const trace::ProgramCounts* counts = nullptr);
+std::string analysisJson(const trace::Trace& trace, const trace::ProgramCounts* counts = nullptr);
 
 }  // namespace cats::report
