@@ -182,7 +182,6 @@ unsigned scheduleWidth(const std::vector<DepStatement>& statements) {
 Dependences computeDependences(const std::vector<DepStatement>& statements, unsigned long maxOperations) {
   Dependences out;
   try {
-    isl_adapter::checkIslLibrary();
     Ctx ctx(maxOperations);
     Relations r;
     r.width = scheduleWidth(statements);

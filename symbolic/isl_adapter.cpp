@@ -15,7 +15,9 @@
 
 namespace cats::sym::isl_adapter {
 
-Ctx::Ctx(unsigned long maxOperations) : ctx_(isl_ctx_alloc()) {
+Ctx::Ctx(unsigned long maxOperations) {
+  checkIslLibrary();  // before any isl call: a wrong copy would give silently different answers
+  ctx_ = isl_ctx_alloc();
   if (!ctx_) throw IslError("cannot allocate an isl context");
   isl_options_set_on_error(ctx_, ISL_ON_ERROR_CONTINUE);
   isl_ctx_set_max_operations(ctx_, maxOperations);
