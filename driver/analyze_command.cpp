@@ -38,13 +38,13 @@ int runAnalyze(const AnalyzeArgs& args) {
   if (!traced.trace) return traced.exitCode;
   std::optional<trace::ProgramCounts> counts;
   if (args.counts && !args.dump) {
-    trace::Trace contexts = trace::expandContexts(*traced.trace);
+    trace::Trace contexts = modelContexts(*traced.trace);
     counts = trace::deriveCounts(contexts, trace::buildPolyModel(contexts), kCountLineBytes);
   }
   const trace::ProgramCounts* withCounts = counts ? &*counts : nullptr;
   std::string text = args.dump == "trace"      ? trace::writeTraceJson(*traced.trace)
                      : args.dump == "contexts" ? trace::writeTraceJson(trace::expandContexts(*traced.trace))
-                     : args.dump == "model"    ? modelText(trace::expandContexts(*traced.trace))
+                     : args.dump == "model"    ? modelText(modelContexts(*traced.trace))
                      : args.format == "json" ? report::analysisJson(*traced.trace, withCounts)
                                              : report::analysisText(*traced.trace, withCounts);
   int rc = emit(text, args.output);

@@ -6,6 +6,7 @@
 #include "tracer/poly_model.hpp"
 
 #include <iostream>
+#include <set>
 
 namespace cats::driver {
 
@@ -21,13 +22,24 @@ CLI::App* addDepsCommand(CLI::App& app, DepsArgs& args) {
 namespace {
 
 /* Says, at each access the model leaves out, that the loops around it get no verdict. */
+/* One warning per source place outside the model, the first kMaxWarnings of them: a whole
+   project has thousands (zlib: 17,887 statement copies), the report lists them all. */
 void warnUnknown(const trace::ProgramDependences& deps) {
-  for (const auto& u : deps.unknown)
+  constexpr std::size_t kMaxWarnings = 20;
+  std::set<std::string> seen;
+  std::size_t places = 0;
+  for (const auto& u : deps.unknown) {
+    if (!seen.insert(u.loc.str()).second) continue;
+    if (++places > kMaxWarnings) continue;
     std::cerr << ir::Diagnostic{ir::Severity::Warning, u.loc,
                                 "dependences: '" + u.text + "' is not in the polyhedral model (" + u.reason +
                                     "); the loops around it are reported unknown and the result is approximate"}
                      .str()
               << "\n";
+  }
+  if (places > kMaxWarnings)
+    std::cerr << "cats-static: warning: dependences: " << places - kMaxWarnings
+              << " more source places are not in the polyhedral model (the report lists them)\n";
 }
 
 }  // namespace
@@ -37,7 +49,7 @@ int runDeps(const DepsArgs& args) {
   sources.localScalars = true;
   TraceOutcome traced = traceSources(sources);
   if (!traced.trace) return traced.exitCode;
-  trace::Trace contexts = trace::expandContexts(*traced.trace);
+  trace::Trace contexts = modelContexts(*traced.trace);
   trace::PolyModel model = trace::buildPolyModel(contexts);
   trace::ProgramDependences deps = trace::analyseDependences(contexts, model);
   warnUnknown(deps);

@@ -1,5 +1,7 @@
 #include "source_options.hpp"
 
+#include "tracer/expand.hpp"
+
 #include "frontend/frontend.hpp"
 #include "tracer/tracer.hpp"
 #include "values.hpp"
@@ -170,6 +172,19 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   stream.printRest(outcome.trace->diagnostics);
   outcome.exitCode = hasErrors(outcome.trace->diagnostics) ? 1 : 0;
   return outcome;
+}
+
+trace::Trace modelContexts(const trace::Trace& summaries) {
+  trace::ExpansionLimits limits;
+  limits.maxEvents = kModelContextEvents;
+  trace::Trace contexts = trace::expandContexts(summaries, {}, limits);
+  if (contexts.events.size() >= kModelContextEvents) {
+    contexts.approximate = true;
+    std::cerr << "cats-static: warning: the calling contexts of this program pass " << kModelContextEvents
+              << " events; the polyhedral model (counts, dependences) covers the first " << kModelContextEvents
+              << " and is approximate: pick a part with --entry FUNCTION\n";
+  }
+  return contexts;
 }
 
 }  // namespace cats::driver

@@ -39,6 +39,12 @@ struct TraceOutcome {
 /// Runs frontend and tracer; prints diagnostics to stderr. With "stopAfterFrontend", no trace.
 TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend = false);
 
+/// Calling contexts the polyhedral model is built on (analyze --counts / --dump model, deps): at most
+/// kModelContextEvents events, so a whole project (zlib: ~400,000) cannot take minutes. Past the
+/// limit a warning says the counts cover part of the program and suggests --entry.
+inline constexpr std::size_t kModelContextEvents = 20000;
+trace::Trace modelContexts(const trace::Trace& summaries);
+
 bool hasErrors(const std::vector<ir::Diagnostic>& diagnostics);
 /// Writes "text" to "output" or stdout; returns 0, or 1 when the file cannot be written.
 int emit(const std::string& text, const std::optional<std::string>& output);

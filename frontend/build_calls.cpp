@@ -90,12 +90,13 @@ Value FunctionBuilder::callOneOf(const clang::CallExpr* c, const std::vector<con
     branch.arms.push_back(std::move(arm));
   }
   mergeEnvironments(before, after, branch.loc);
+  const std::string where = branch.loc.str();  // the branch is moved into the IR next
   append(ir::Node{std::move(branch)});
   warn(c->getBeginLoc(), "call through a function pointer may go to any of " + names +
                              ": traced as one branch arm per target; the result is approximate");
   bool same = std::all_of(values.begin(), values.end(), [&](const Value& v) { return v.sameAs(values[0]); });
   if (same) return values[0];
-  return c->getType()->isIntegralOrEnumerationType() ? Value::ofScalar(freshUnknown("result", "result of the call at " + branch.loc.str()))
+  return c->getType()->isIntegralOrEnumerationType() ? Value::ofScalar(freshUnknown("result", "result of the call at " + where))
                                                      : Value::unknown();
 }
 

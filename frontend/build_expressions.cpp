@@ -301,6 +301,7 @@ Value FunctionBuilder::evalConditional(const clang::AbstractConditionalOperator*
   }
   current_ = saved;
   bool anyAccess = !branch.arms[0].body.empty() || !branch.arms[1].body.empty();
+  const std::string where = branch.loc.str();  // the branch may be moved into the IR next
   if (anyAccess) append(ir::Node{std::move(branch)});
   if (values[0].sameAs(values[1])) return values[0];
   if (values[0].kind == Value::Kind::Scalar && values[1].kind == Value::Kind::Scalar &&
@@ -314,7 +315,7 @@ Value FunctionBuilder::evalConditional(const clang::AbstractConditionalOperator*
     if (cond.lhs.is_equal(values[1].scalar) && cond.rhs.is_equal(values[0].scalar)) return Value::ofScalar(sym::minOf(cond.lhs, cond.rhs));
   }
   if (op->getType()->isIntegralOrEnumerationType())
-    return Value::ofScalar(freshUnknown("select", "value of " + sourceText(op) + " at " + branch.loc.str() + " (the arms differ and are not a min/max)"));
+    return Value::ofScalar(freshUnknown("select", "value of " + sourceText(op) + " at " + where + " (the arms differ and are not a min/max)"));
   return Value::unknown();
 }
 

@@ -197,8 +197,9 @@ void mergeAgreeingFinitePieces(const Ctx& ctx, std::map<std::string, DomainValue
     auto points = isl_adapter::parameterPoints(ctx, it->second.domain, params, maxPoints);
     bool merged = false;
     if (points) {
-      for (auto& [key, other] : byValue) {
-        if (key == it->first) continue;
+      for (auto& entry : byValue) {
+        if (entry.first == it->first) continue;
+        auto& other = entry.second;  // not a structured binding: clang 14 cannot capture those in a lambda
         bool agrees = std::all_of(points->begin(), points->end(), [&](const ParamValues& values) {
           return valueAt(other.value, params, values) == valueAt(it->second.value, params, values);
         });

@@ -591,3 +591,22 @@ TEST_CASE("deps CLI: a loop lists each carried (container, kind, distance) once"
   INFO(Catch::Detail::stringify(seen));
   CHECK(std::count_if(seen.begin(), seen.end(), [](const std::string& k) { return k.find("flow[1]") != std::string::npos; }) == 1);
 }
+
+TEST_CASE("deps and analyze --counts stop expanding calling contexts at a limit, say so, and finish", "[deps][cli]") {
+  // 16 functions each calling the next twice: 65,536 calling contexts of f0's loop.
+  std::string source = "double a[64];\nvoid f0(void) { for (int i = 0; i < 64; i++) a[i] += 1; }\n";
+  for (int k = 1; k < 17; ++k)
+    source += "void f" + std::to_string(k) + "(void) { f" + std::to_string(k - 1) + "(); f" + std::to_string(k - 1) + "(); }\n";
+  source += "int main(void) { f16(); return 0; }\n";
+  std::string file = cats::test::writeFile(cats::test::tempDir(), "contexts.c", source);
+  for (const char* command : {"deps ", "analyze --counts "}) {
+    INFO(command);
+    cats::test::CliResult r = cats::test::runCli(std::string(command) + file);
+    CHECK(r.exitCode == 0);
+    CHECK(r.err.find("the calling contexts of this program pass 20000 events") != std::string::npos);
+    CHECK(r.err.find("--entry FUNCTION") != std::string::npos);
+  }
+  cats::test::CliResult part = cats::test::runCli("deps --entry f3 " + file);
+  CHECK(part.exitCode == 0);
+  CHECK(part.err.find("calling contexts") == std::string::npos);
+}
