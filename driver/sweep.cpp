@@ -114,7 +114,6 @@ std::variant<SweepPlan, std::string> planSweep(const std::vector<std::string>& d
       auto values = stepValues(plan.name, r);
       if (auto* problem = std::get_if<std::string>(&values)) return *problem;
       plan.values = std::get<std::vector<std::int64_t>>(values);
-      plan.geometric = r.stepText[0] == 'x';
     } else {
       auto eq = text.find('=');
       rest.emplace_back(text, eq == std::string::npos ? std::string() : text.substr(eq + 1));

@@ -20,7 +20,6 @@ struct SweepPlan {
   std::map<std::string, std::string> derived;
   /// The -D items that are neither (macros and fixed numbers), handed to the sources as given.
   std::vector<std::string> otherDefines;
-  bool geometric = false;  // :xFACTOR
 };
 
 /// The plan from every -D item and --points; a message on a usage error (no range or two,

@@ -143,7 +143,7 @@ void FunctionBuilder::gotoLoop(const std::vector<const clang::Stmt*>& list, std:
     statement(label->getSubStmt());
     statementRange(list, from + 1, to, [] {});
     lowerCondition(loop, cond, false);
-    loop.hasEarlyExit = sawEarlyExit_;
+    loop.hasEarlyExit = !exits_.empty();
   }
   current_ = saved;
   append(ir::Node{std::move(loop)});

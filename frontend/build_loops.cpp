@@ -286,7 +286,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     current_ = saved;
     if (test)
       for (const clang::Expr* other : test->otherConjuncts) exits_.push_back("when !(" + sourceText(other) + ") at " + loc(other->getBeginLoc()).str());
-    loop.hasEarlyExit = sawEarlyExit_ || !exits_.empty();
+    loop.hasEarlyExit = !exits_.empty();
     exits = std::move(exits_);
   }
 
@@ -332,7 +332,7 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
     statement(body);
     if (const auto* f = dyn_cast<clang::ForStmt>(s); f && f->getInc()) eval(f->getInc());
     if (testAfterBody) lowerCondition(loop, cond, false);
-    loop.hasEarlyExit = sawEarlyExit_;
+    loop.hasEarlyExit = !exits_.empty();
   }
   current_ = saved;
   append(ir::Node{std::move(loop)});

@@ -65,7 +65,6 @@ void FunctionBuilder::warn(clang::SourceLocation l, const std::string& message) 
 
 /* Records an early exit ("break", "return", "goto") of the innermost loop being lowered. */
 void FunctionBuilder::earlyExit(const std::string& kind, const clang::Stmt* s) {
-  sawEarlyExit_ = true;
   exits_.push_back(exitText(kind, s));
 }
 

@@ -114,7 +114,6 @@ class FunctionBuilder {
   std::map<std::pair<std::string, std::string>, std::size_t> pointees_;  // (container, field) -> local
   int loopDepth_ = 0;
   int switchDepth_ = 0;
-  bool sawEarlyExit_ = false;
   std::vector<std::string> exits_;   // early exits of the innermost loop being lowered, described
   std::vector<std::string> guards_;  // conditions of the enclosing if arms, as written
   const clang::Stmt* skip_ = nullptr;  // "if (c) break;" that became the test of the loop being lowered
@@ -230,14 +229,12 @@ class LoopBodyScope {
   explicit LoopBodyScope(FunctionBuilder& builder)
       : builder_(builder),
         switchDepth_(std::exchange(builder.switchDepth_, 0)),
-        sawEarlyExit_(std::exchange(builder.sawEarlyExit_, false)),
         exits_(std::exchange(builder.exits_, {})) {
     ++builder_.loopDepth_;
   }
   ~LoopBodyScope() {
     --builder_.loopDepth_;
     builder_.switchDepth_ = switchDepth_;
-    builder_.sawEarlyExit_ = sawEarlyExit_;
     builder_.exits_ = std::move(exits_);
   }
   LoopBodyScope(const LoopBodyScope&) = delete;
@@ -246,7 +243,6 @@ class LoopBodyScope {
  private:
   FunctionBuilder& builder_;
   int switchDepth_;
-  bool sawEarlyExit_;
   std::vector<std::string> exits_;
 };
 

@@ -30,7 +30,7 @@ ordered_json formulaJson(const trace::CountFormula& f) {
     ordered_json pieces = ordered_json::array();
     for (const auto& p : term.pieces) {
       ordered_json domain = ordered_json::array();
-      for (const auto& c : p.domain) domain.push_back(sym::print(c.expr) + (c.equality ? " = 0" : " >= 0"));
+      for (const auto& c : p.domain) domain.push_back(c.str());
       pieces.push_back(ordered_json{{"domain", domain}, {"value", sym::print(p.value)}});
     }
     j["terms"].push_back(ordered_json{{"pieces", pieces}, {"method", term.method}});

@@ -7,6 +7,7 @@
 #include "tracer/poly_counts.hpp"
 #include "tracer/poly_model.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 namespace cats::sim {
@@ -84,8 +85,12 @@ ScaleFormulas ScaleFormulas::derive(const trace::Trace& contexts, const std::vec
   trace::PolyModel model;
   try {
     model = trace::buildPolyModel(contexts);
-    trace::ProgramCounts counts = trace::deriveCounts(contexts, model, impl->lineBytes, limits);
-    for (const auto& g : groups) impl->counts.push_back(trace::sumEvents(counts, trace::CountLevel::Container, g.name, g.events));
+    // Count formulas are isl work: derived only when a count metric (not misses_*) asks for them.
+    bool wantCounts = std::any_of(metrics.begin(), metrics.end(), [](ScaleMetric m) { return m == ScaleMetric::Accesses || m == ScaleMetric::Bytes || m == ScaleMetric::Footprint; });
+    if (wantCounts) {
+      trace::ProgramCounts counts = trace::deriveCounts(contexts, model, impl->lineBytes, limits);
+      for (const auto& g : groups) impl->counts.push_back(trace::sumEvents(counts, trace::CountLevel::Container, g.name, g.events));
+    }
   } catch (const std::exception& e) {
     impl->counts.clear();
     impl->countReason = std::string("no count formula: ") + e.what();

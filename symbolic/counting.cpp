@@ -34,7 +34,7 @@ Constraint asResidue(const Constraint& c) {
   for (std::size_t k = 0; k < (GiNaC::is_a<GiNaC::add>(e) ? e.nops() : 0); ++k) {
     Expr term = e.op(k);
     if (GiNaC::is_a<GiNaC::mul>(term) && term.nops() == 2) term = GiNaC::is_a<GiNaC::numeric>(term.op(0)) ? term.op(1) : term.op(0);
-    if (GiNaC::is_a<GiNaC::function>(term) && GiNaC::ex_to<GiNaC::function>(term).get_name() == "idiv")
+    if (isIdiv(term))
       floors.push_back(term);
   }
   if (floors.size() != 1) return c;
@@ -73,7 +73,7 @@ Constraint withoutFloor(const Constraint& c) {
     coefficient = GiNaC::ex_to<GiNaC::numeric>(term.op(number));
     floorTerm = term.op(1 - number);
   }
-  if (!GiNaC::is_a<GiNaC::function>(floorTerm) || GiNaC::ex_to<GiNaC::function>(floorTerm).get_name() != "idiv")
+  if (!isIdiv(floorTerm))
     return c;
   auto d = toInteger(floorTerm.op(1));
   if (!d || *d <= 0 || !coefficient.is_integer()) return c;

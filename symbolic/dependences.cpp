@@ -11,7 +11,6 @@
 
 #include <algorithm>
 #include <map>
-#include <sstream>
 
 namespace cats::sym {
 
@@ -96,8 +95,8 @@ isl::map orderConstraint(const Ctx& ctx, unsigned width, unsigned equalUpTo, int
   return isl_adapter::toMap(ctx, "{ [" + s + "] -> [" + t + "]" + (constraints.empty() ? "" : " : " + constraints) + " }");
 }
 
-Distance classify(const isl::set& values) {
-  auto range = isl_adapter::coordinateRange(values, 0);
+Distance classify(const isl::set& values, int pos) {
+  auto range = isl_adapter::coordinateRange(values, pos);
   Distance d;
   if (range.min && range.max && *range.min == *range.max) {
     d.value = *range.min;
@@ -116,14 +115,13 @@ Distance classify(const isl::set& values) {
 }
 
 /* The Dependence of one piece "instances" (schedule space) carried at "level". */
-Dependence describe(const Ctx& ctx, const isl::map& instances, unsigned width, std::size_t common,
+Dependence describe(const isl::map& instances, unsigned width, std::size_t common,
                     std::optional<std::size_t> level, Dependence base) {
   isl::set deltas = instances.deltas();
   base.level = level;
   for (std::size_t m = 0; m < common; ++m)
-    base.distance.push_back(classify(deltas.apply(isl_adapter::projection(ctx, width, 2 * m + 1, 1))));
-  if (2 * common + 1 < width)
-    base.next = classify(deltas.apply(isl_adapter::projection(ctx, width, 2 * common + 1, 1)));
+    base.distance.push_back(classify(deltas, static_cast<int>(2 * m + 1)));
+  if (2 * common + 1 < width) base.next = classify(deltas, static_cast<int>(2 * common + 1));
   return base;
 }
 
@@ -139,17 +137,14 @@ void splitByLevel(const Ctx& ctx, const std::vector<DepStatement>& statements, c
   base.sink = t;
   base.sinkAccess = b;
   base.container = statements[s].accesses[a].container;
-  std::ostringstream text;
-  text << relation;
-  base.relation = text.str();
   isl::map timed = relation.apply_domain(r.schedules.at(tagName(s, a))).apply_range(r.schedules.at(tagName(t, b)));
   std::size_t common = commonLoops(statements[s], statements[t]);
   for (std::size_t k = 0; k < common; ++k) {
     isl::map piece = timed.intersect(orderConstraint(ctx, r.width, static_cast<unsigned>(2 * k + 1), static_cast<int>(2 * k + 1)));
-    if (!piece.is_empty()) out.dependences.push_back(describe(ctx, piece, r.width, common, k, base));
+    if (!piece.is_empty()) out.dependences.push_back(describe(piece, r.width, common, k, base));
   }
   isl::map independent = timed.intersect(orderConstraint(ctx, r.width, static_cast<unsigned>(2 * common), -1));
-  if (!independent.is_empty()) out.dependences.push_back(describe(ctx, independent, r.width, common, std::nullopt, base));
+  if (!independent.is_empty()) out.dependences.push_back(describe(independent, r.width, common, std::nullopt, base));
 }
 
 void collect(const Ctx& ctx, const std::vector<DepStatement>& statements, const Relations& r,

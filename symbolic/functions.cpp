@@ -68,6 +68,7 @@ Expr minOf(const Expr& a, const Expr& b) { return fn::min(a, b); }
 Expr maxOf(const Expr& a, const Expr& b) { return fn::max(a, b); }
 
 bool isLoad(const Expr& e) { return GiNaC::is_the_function<fn::load_SERIAL>(e); }
+bool isIdiv(const Expr& e) { return GiNaC::is_the_function<fn::idiv_SERIAL>(e); }
 
 std::pair<Symbol, Expr> loadParts(const Expr& e) {
   return {GiNaC::ex_to<GiNaC::symbol>(e.op(0)), e.op(1)};

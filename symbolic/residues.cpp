@@ -13,7 +13,7 @@ namespace {
 constexpr std::int64_t maxClasses = 64;
 
 bool isFloor(const Expr& e) {
-  return GiNaC::is_a<GiNaC::function>(e) && GiNaC::ex_to<GiNaC::function>(e).get_name() == "idiv";
+  return isIdiv(e);
 }
 
 /* The floors idiv(affine in params, d) in "e", nested ones included. */

@@ -82,14 +82,4 @@ bool CallGraph::inRecursion(const std::string& caller, const std::string& callee
   return component_[a] == component_[b];
 }
 
-std::vector<std::string> CallGraph::recursionOf(const std::string& function) const {
-  std::size_t f = indexOf(function);
-  std::vector<std::string> out;
-  if (f == component_.size()) return out;
-  for (std::size_t g = 0; g < component_.size(); ++g)
-    if (component_[g] == component_[f]) out.push_back(program_.functions[g].name);
-  if (out.size() == 1 && !selfCall_[f]) out.clear();
-  return out;
-}
-
 }  // namespace cats::trace

@@ -19,8 +19,6 @@ class CallGraph {
   std::vector<std::size_t> reachable(const std::vector<std::string>& entries) const;
   /// True when a call from "caller" to "callee" stays inside one recursion (a cycle of calls).
   bool inRecursion(const std::string& caller, const std::string& callee) const;
-  /// The functions of the recursion "function" is part of, in source order; empty when none.
-  std::vector<std::string> recursionOf(const std::string& function) const;
 
  private:
   const ir::Program& program_;

@@ -65,7 +65,7 @@ namespace {
 
 std::string domainText(const std::vector<sym::Constraint>& domain) {
   std::string out;
-  for (const auto& c : domain) out += (out.empty() ? "" : " and ") + sym::print(c.expr) + (c.equality ? " = 0" : " >= 0");
+  for (const auto& c : domain) out += (out.empty() ? "" : " and ") + c.str();
   return out;
 }
 
@@ -132,37 +132,67 @@ CountFormula fromCount(sym::PiecewiseCount count) {
   return f;
 }
 
-/* Distinct lines of "lineBytes" that access "a" of "s" touches, its container's base taken as
-   line-aligned (sym::countLines). */
-CountFormula linesOf(const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes, const sym::CountLimits& limits) {
-  if (!s.exactDomain) return CountFormula::none("runs under a branch on data: its domain is where it may run");
-  return fromCount(sym::countLines(s.domain, a.subscripts, a.extents, a.elementBytes, lineBytes, 0, limits));
-}
-
-/* The record of access "a" of statement "s", named "name". */
-CountRecord countAccess(const Trace& t, const PolyStatement& s, const PolyAccess& a, std::int64_t lineBytes, std::string name,
-                        const sym::CountLimits& limits) {
-  CountRecord out;
-  out.level = CountLevel::Access;
-  out.name = std::move(name);
-  out.loc = t.events.at(a.event).loc;
-  out.events = {a.event};
-  out.container = a.container;
-  // A loop test's domain holds the exit point too: it runs once more than the body.
-  CountFormula points = s.exactDomain ? fromCount(sym::countPoints(s.domain, limits))
-                                      : CountFormula::none("runs under a branch on data: its domain is where it may run");
-  out.executions = points.scaled(static_cast<std::int64_t>(a.multiplicity));
-  out.bytes = out.executions.scaled(a.bytes);
-  out.elements = s.exactDomain ? fromCount(sym::countImage(s.domain, a.subscripts, limits)) : points;
-  const Container& c = t.containers.at(a.container);
-  out.lines = linesOf(s, a, lineBytes, limits);
+/* What an access's counts depend on besides its statement: the image (container, domain,
+   subscripts) and, for lines, the shape of the array. */
+std::string imageKeyOf(const Container& c, const PolyStatement& s, const PolyAccess& a) {
   std::string key = c.name + "|" + domainText(s.domain.constraints) + "|";
   for (const auto& d : s.domain.dims) key += d.get_name() + ",";
   key += "|";
   for (const auto& e : a.subscripts) key += sym::print(e) + ",";
-  out.imageKey = key;
-  return out;
+  return key;
 }
+
+/* Counting is isl work: once per statement (points) and once per image (elements, lines), not
+   once per access (`C[i][j] += ...` reads and writes one image). */
+class AccessCounter {
+ public:
+  AccessCounter(const Trace& t, std::int64_t lineBytes, const sym::CountLimits& limits) : t_(t), lineBytes_(lineBytes), limits_(limits) {}
+
+  /* The record of access "a" of statement "s", named "name"; "points" is countPoints of s. */
+  CountRecord count(const PolyStatement& s, const CountFormula& points, const PolyAccess& a, std::string name) {
+    CountRecord out;
+    out.level = CountLevel::Access;
+    out.name = std::move(name);
+    out.loc = t_.events.at(a.event).loc;
+    out.events = {a.event};
+    out.container = a.container;
+    out.executions = points.scaled(static_cast<std::int64_t>(a.multiplicity));
+    out.bytes = out.executions.scaled(a.bytes);
+    out.imageKey = imageKeyOf(t_.containers.at(a.container), s, a);
+    std::string shape = out.imageKey + "|" + std::to_string(a.elementBytes);
+    for (const auto& e : a.extents) shape += "|" + sym::print(e);
+    auto it = images_.find(shape);
+    if (it == images_.end()) {
+      Image image;
+      if (s.exactDomain) {
+        image.elements = fromCount(sym::countImage(s.domain, a.subscripts, limits_));
+        image.lines = fromCount(sym::countLines(s.domain, a.subscripts, a.extents, a.elementBytes, lineBytes_, 0, limits_));
+      } else {
+        image.elements = points;
+        image.lines = CountFormula::none(kUnderDataBranch);
+      }
+      it = images_.emplace(shape, std::move(image)).first;
+    }
+    out.elements = it->second.elements;
+    out.lines = it->second.lines;
+    return out;
+  }
+
+  /* countPoints of "s"; a loop test's domain holds the exit point too: it runs once more than the body. */
+  CountFormula points(const PolyStatement& s) const {
+    return s.exactDomain ? fromCount(sym::countPoints(s.domain, limits_)) : CountFormula::none(kUnderDataBranch);
+  }
+
+ private:
+  static constexpr const char* kUnderDataBranch = "runs under a branch on data: its domain is where it may run";
+  struct Image {
+    CountFormula elements, lines;
+  };
+  const Trace& t_;
+  std::int64_t lineBytes_;
+  const sym::CountLimits& limits_;
+  std::map<std::string, Image> images_;
+};
 
 /* The record summing "accesses": executions and bytes add up; elements and lines are a union
    per container, with a formula when each container's accesses all touch the same image. */
@@ -204,15 +234,18 @@ std::string accessName(const Event& ev) {
 /* The access record of every access event: from the model, or without a formula and why. */
 std::vector<CountRecord> accessRecords(const Trace& t, const PolyModel& model, std::int64_t lineBytes, const sym::CountLimits& limits) {
   std::map<std::size_t, CountRecord> byEvent;
-  for (const auto& s : model.statements)
+  AccessCounter counter(t, lineBytes, limits);
+  for (const auto& s : model.statements) {
+    CountFormula points = counter.points(s);
     for (const auto& a : s.accesses) {
-      CountRecord r = countAccess(t, s, a, lineBytes, accessName(t.events.at(a.event)), limits);
+      CountRecord r = counter.count(s, points, a, accessName(t.events.at(a.event)));
       auto [it, fresh] = byEvent.emplace(a.event, r);
       if (!fresh) {  // one event in several statements (not expected): its counts add up
         it->second.executions += r.executions;
         it->second.bytes += r.bytes;
       }
     }
+  }
   std::map<std::size_t, std::string> uncovered;
   for (const auto& n : model.nonAffine) uncovered[n.event] = n.reason;
   std::vector<CountRecord> out;

@@ -272,7 +272,6 @@ class Builder {
       a.subscripts = std::move(form.subscripts);
       a.extents = std::move(form.extents);
       a.elementBytes = form.elementBytes;
-      a.offset = ev.offset;
       a.bytes = ev.bytes;
       a.multiplicity = ev.multiplicity;
       a.loopHeader = ev.loopHeader;

@@ -18,12 +18,10 @@ std::string names(const std::vector<sym::Symbol>& list) {
   return out;
 }
 
-std::string constraintText(const sym::Constraint& c) { return sym::print(c.expr) + (c.equality ? " = 0" : " >= 0"); }
-
 /* "[n] -> { S0[i, j] : exists t : c1 and c2 }", in our expressions (not isl's text). */
 std::string setText(const sym::IntegerSet& set) {
   std::string body;
-  for (const auto& c : set.constraints) body += (body.empty() ? "" : " and ") + constraintText(c);
+  for (const auto& c : set.constraints) body += (body.empty() ? "" : " and ") + c.str();
   if (!set.existentials.empty()) body = "exists " + names(set.existentials) + " : " + (body.empty() ? "true" : body);
   return "[" + names(set.params) + "] -> { " + set.name + "[" + names(set.dims) + "]" + (body.empty() ? "" : " : " + body) + " }";
 }

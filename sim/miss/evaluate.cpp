@@ -124,7 +124,14 @@ struct Point {
       const Group& group = nest.groups[g];
       for (std::size_t position = 0; position <= group.loops.size(); ++position) {
         Walk walk = walkOf(g, position);
-        for (std::size_t l = 0; l < levels; ++l) lines[l][g].push_back(footprint(walk, config.levels[l].lineBytes, options.formulas));
+        // The footprint depends on the line size only: levels sharing one (D1, L2, LL at 64 B) share it.
+        std::map<std::int64_t, Footprint> byLineSize;
+        for (std::size_t l = 0; l < levels; ++l) {
+          std::int64_t lineBytes = config.levels[l].lineBytes;
+          auto it = byLineSize.find(lineBytes);
+          if (it == byLineSize.end()) it = byLineSize.emplace(lineBytes, footprint(walk, lineBytes, options.formulas)).first;
+          lines[l][g].push_back(it->second);
+        }
       }
     }
     out.loopLines.assign(levels, std::vector<double>(nest.loops.size(), 0));

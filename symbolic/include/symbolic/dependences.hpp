@@ -53,7 +53,6 @@ struct Distance {
   std::string direction;
 
   bool nonNegative() const { return value ? *value >= 0 : direction == "<" || direction == "<="; }
-  bool zero() const { return value && *value == 0; }
   std::string str() const { return value ? std::to_string(*value) : direction; }
 };
 
@@ -71,7 +70,6 @@ struct Dependence {
   /// The distance on the first loop after the common ones, when both statements have one: how
   /// the two loops' iterations would line up if they were fused.
   std::optional<Distance> next;
-  std::string relation;            // isl text of the instances, for diagnostics
 };
 
 /// What one loop (an id of DepStatement::loops) carries.

@@ -84,6 +84,8 @@ Expr minOf(const Expr& a, const Expr& b);
 Expr maxOf(const Expr& a, const Expr& b);
 
 bool isLoad(const Expr& e);
+/// An idiv(...) term (a floor, in counting formulas).
+bool isIdiv(const Expr& e);
 /// Container symbol and offset of a load(...) expression.
 std::pair<Symbol, Expr> loadParts(const Expr& e);
 

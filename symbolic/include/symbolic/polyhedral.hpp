@@ -22,6 +22,8 @@ struct Constraint {
   static Constraint atLeast(const Expr& lhs, const Expr& rhs) { return {lhs - rhs, false}; }   // lhs >= rhs
   static Constraint lessThan(const Expr& lhs, const Expr& rhs) { return {rhs - lhs - 1, false}; }  // lhs < rhs
   static Constraint equal(const Expr& lhs, const Expr& rhs) { return {lhs - rhs, true}; }
+  /// "expr >= 0" or "expr = 0", for reports.
+  std::string str() const { return print(expr) + (equality ? " = 0" : " >= 0"); }
 };
 
 /// { name[dims] : exists existentials : constraints } over "params": an iteration domain, or the

@@ -31,7 +31,6 @@ struct PolyAccess {
   /// unknown, e.g. behind a pointer), and the bytes of one element of the innermost.
   std::vector<sym::Expr> extents;
   std::int64_t elementBytes = 1;
-  sym::Expr offset = 0;  // the byte offset (Event::offset), for what the subscripts do not say
   std::int64_t bytes = 0;
   std::size_t multiplicity = 1;  // identical accesses of one iteration (Event::multiplicity)
   bool loopHeader = false;       // evaluated once more than the loop's iterations (the exit test)

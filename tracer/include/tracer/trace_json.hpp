@@ -1,4 +1,4 @@
-// The trace file: versioned JSON ("format": "cats-static-trace", "version": 2), documented
+// The trace file: versioned JSON ("format": "cats-static-trace", "version": 3), documented
 // field by field in docs/trace-format.md.
 #pragma once
 
