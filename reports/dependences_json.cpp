@@ -108,7 +108,7 @@ std::string dependencesJson(const trace::ProgramDependences& deps) {
                       {"fusion", fusionJson(deps)},
                       {"recurrences", recurrences},
                       {"unknown", unknown}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";  // source text need not be UTF-8
 }
 
 }  // namespace cats::report

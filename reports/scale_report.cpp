@@ -128,7 +128,7 @@ std::string scaleJson(const sim::ScaleSeries& s) {
   root["breakpoints"] = s.breakpoints;
   root["resonances"] = s.resonances;
   root["notes"] = s.notes;
-  return root.dump(2) + "\n";
+  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";  // source text need not be UTF-8
 }
 
 std::string scaleCsv(const sim::ScaleSeries& s) {
