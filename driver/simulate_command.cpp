@@ -19,9 +19,7 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   CLI::App* cmd = app.add_subcommand("simulate", "Simulate the cache hierarchy on the program's predicted address stream");
   addSourceOptions(*cmd, args.sources);
   addCacheOptions(*cmd, args.cache);
-  cmd->add_option("--model", args.model, "What the compiler keeps in registers: O0 or O2 (docs/register-model.md)")
-      ->check(CLI::IsMember({"O0", "O2"}))
-      ->capture_default_str();
+  addCompilerOptions(*cmd, args.compiler);
   cmd->add_option("--branch", args.branch, "Undecidable branches: both, then, else or prob:P")->capture_default_str();
   cmd->add_option("--unknown-trips", args.unknownTrips, "Iterations of loops whose trip count depends on data")->capture_default_str();
   cmd->add_option("--place", args.place, "Put container NAME at address ADDR (NAME=ADDR, hex with 0x)")->allow_extra_args(false);
@@ -93,8 +91,13 @@ int runSimulate(const SimulateArgs& args) {
   const cache::HierarchyConfig& config = std::get<cache::HierarchyConfig>(hierarchy);
   if (args.din) return replayDin(args, config);
 
+  auto target = compilerTargetFrom(args.compiler);
+  if (auto* message = std::get_if<std::string>(&target)) {
+    std::cerr << "cats-static: error: " << *message << "\n";
+    return 2;
+  }
   sim::ConcretizeOptions options;
-  options.model = *sim::parseRegisterModel(args.model);
+  options.model = std::get<sim::CompilerTarget>(target).optLevel == 0 ? sim::RegisterModel::O0 : sim::RegisterModel::O2;
   auto branch = sim::parseBranchPolicy(args.branch);
   if (!branch) {
     std::cerr << "cats-static: error: --branch must be both, then, else or prob:P with 0 <= P <= 1, got '" << args.branch << "'\n";
@@ -108,6 +111,8 @@ int runSimulate(const SimulateArgs& args) {
   options.bindings = traced.bindings;
   trace::Trace contexts = trace::expandContexts(*traced.trace);
   for (std::size_t d = traced.trace->diagnostics.size(); d < contexts.diagnostics.size(); ++d) std::cerr << contexts.diagnostics[d].str() << "\n";
+  sim::CompilationPlan plan = sim::planCompilation(contexts, std::get<sim::CompilerTarget>(target));
+  options.plan = &plan;
   sim::Program program;
   try {
     program = sim::concretize(contexts, options);
@@ -124,7 +129,7 @@ int runSimulate(const SimulateArgs& args) {
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
   sim::SimulationResult result = sim::simulate(program, contexts.events.size(), config, stream, progress);
   if (terminal && result.accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
-  report::SimulationReportInput input{contexts, result, config, options.model};
+  report::SimulationReportInput input{contexts, result, config, options.model, &plan};
   std::string text = args.format == "json" ? report::simulationJson(input) : report::simulationText(input, *report::parseGroupBy(args.by));
   int rc = emit(text, args.output);
   return rc ? rc : traced.exitCode;

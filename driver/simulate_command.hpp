@@ -2,6 +2,7 @@
 // Dinero din trace straight into the cache hierarchy (--din).
 #pragma once
 
+#include "compiler_options.hpp"
 #include "source_options.hpp"
 
 #include <CLI/CLI.hpp>
@@ -23,7 +24,7 @@ struct CacheArgs {
 struct SimulateArgs {
   SourceArgs sources;
   CacheArgs cache;
-  std::string model = "O2";
+  CompilerArgs compiler;
   std::string branch = "both";
   std::int64_t unknownTrips = 1;
   std::vector<std::string> place;  // NAME=ADDR

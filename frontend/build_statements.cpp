@@ -15,6 +15,7 @@ FunctionBuilder::FunctionBuilder(ProgramState& state, clang::ASTContext& ast, co
 ir::Function FunctionBuilder::build() {
   function_.name = decl_.getNameAsString();
   function_.loc = loc(decl_.getLocation());
+  function_.traits = functionTraits(decl_);
   current_ = &function_.body;
   addressTaken_ = addressTakenLocals(decl_.getBody());
   addressPassed_ = addressPassedLocals(decl_.getBody(), [&](clang::SourceLocation l) { return state_.isSystem(l); });

@@ -85,6 +85,8 @@ std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
 /// Local scalars of "body" whose address is an argument of a call to a function that is not a
 /// system or builtin one (build_loops.cpp).
 std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem);
+/// Linkage, inline hints, attributes and size of "decl" (function_traits.cpp).
+ir::FunctionTraits functionTraits(const clang::FunctionDecl& decl);
 /// Locals assigned by the init or increment of a for loop in "body" (build_local_scalars.cpp).
 std::set<const clang::VarDecl*> loopControlVariables(const clang::Stmt* body);
 

@@ -47,6 +47,7 @@ std::string simulationJson(const SimulationReportInput& in) {
                                                        {"write", std::string(cache::toString(l.write))},
                                                        {"allocate", std::string(cache::toString(l.allocate))}});
   root["model"] = in.model == sim::RegisterModel::O0 ? "O0" : "O2";
+  if (in.plan) root["compiler"] = in.plan->target.label();
   root["bindings"] = in.trace.bindings;
   root["accesses"] = r.accesses;
   root["approximate"] = r.approximate;

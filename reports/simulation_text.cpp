@@ -15,7 +15,8 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
 
 std::string simulationText(const SimulationReportInput& in, GroupBy by) {
   const auto& r = in.result;
-  std::string out = fmt::format("cats-static simulation: {} accesses, model {}{}\n", r.accesses, in.model == sim::RegisterModel::O0 ? "O0" : "O2",
+  std::string model = in.plan ? in.plan->target.label() : in.model == sim::RegisterModel::O0 ? "O0" : "O2";
+  std::string out = fmt::format("cats-static simulation: {} accesses, model {}{}\n", r.accesses, model,
                                 r.approximate ? "  (approximate: see notes)" : "");
   for (const auto& l : in.config.levels)
     out += fmt::format("  {:<4} {} B, {}-way, {} B lines, {}, {}, {}\n", l.name, l.sizeBytes,

@@ -234,7 +234,8 @@ class Compiler {
     if (depth >= kMaxSlots) throw BindingError("loops nested deeper than " + std::to_string(kMaxSlots) + " at " + where(scope));
     LoopOp loop;
     loop.slot = depth;
-    loop.staticTrips = s.staticBounds;
+    const LoopDecision* decision = options_.plan ? options_.plan->loop(scope) : nullptr;
+    loop.staticTrips = decision ? decision->constantTrips : s.staticBounds;
     program_.slots = std::max(program_.slots, depth + 1);
     loop.tripsWhenUnknown = options_.unknownTrips;
     std::string use = "the bounds of " + where(scope);

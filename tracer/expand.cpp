@@ -39,6 +39,7 @@ class Expander {
     out_.files = in_.files;
     out_.bindings = in_.bindings;
     out_.defaults = in_.defaults;
+    out_.functions = in_.functions;
     out_.diagnostics = in_.diagnostics;
     out_.sourceDiagnostics = in_.sourceDiagnostics;
     for (const auto& d : out_.diagnostics) reported_.insert(d.str());

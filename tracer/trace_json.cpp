@@ -88,6 +88,10 @@ std::string writeTraceJson(const Trace& t) {
   root["entries"] = t.entries;
   root["bindings"] = t.bindings;
   root["defaults"] = t.defaults;
+  root["functions"] = ordered_json::object();
+  for (const auto& [name, f] : t.functions)
+    root["functions"][name] = ordered_json{{"static", f.isStatic}, {"inline", f.declaredInline}, {"always_inline", f.alwaysInline},
+                                           {"noinline", f.noInline}, {"statements", f.statements}};
   root["approximate"] = t.approximate;
   root["symbols"] = ordered_json::array();
   for (const auto& s : t.context.symbols())
@@ -362,6 +366,14 @@ Trace readTraceJson(const std::string& text) {
   t.entries = r.get<std::vector<std::string>>(root, "entries", "trace");
   t.bindings = r.get<std::map<std::string, std::string>>(root, "bindings", "trace");
   t.defaults = r.get<std::map<std::string, std::int64_t>>(root, "defaults", "trace");
+  const auto& functions = r.member(root, "functions", "trace");
+  if (!functions.is_object()) throw TraceFormatError("trace.functions: not an object");
+  for (const auto& [name, f] : functions.items()) {
+    std::string where = "functions." + name;
+    t.functions[name] = ir::FunctionTraits{r.get<bool>(f, "static", where), r.get<bool>(f, "inline", where),
+                                           r.get<bool>(f, "always_inline", where), r.get<bool>(f, "noinline", where),
+                                           r.get<std::size_t>(f, "statements", where)};
+  }
   t.approximate = r.get<bool>(root, "approximate", "trace");
   for (const auto& s : r.member(root, "symbols", "trace")) {
     auto kind = parseEnum<sym::SymbolKind>(r.get<std::string>(s, "kind", "symbols"), sym::parseSymbolKind, "symbols.kind");

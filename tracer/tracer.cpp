@@ -72,6 +72,7 @@ class Tracer {
     trace_.diagnostics = program_.diagnostics;
     trace_.bindings = options_.bindings;
     trace_.defaults = program_.defaults;
+    for (const auto& f : program_.functions) trace_.functions[f.name] = f.traits;
     bindParameters();
     trace_.sourceDiagnostics = trace_.diagnostics.size();
     trace_.scopes.push_back(Scope{});

@@ -37,6 +37,7 @@ struct SimulationReportInput {
   const sim::SimulationResult& result;
   const cache::HierarchyConfig& config;
   sim::RegisterModel model;
+  const sim::CompilationPlan* plan = nullptr;  // the compiler's decisions, when the simulation made them
 };
 
 std::string simulationText(const SimulationReportInput& in, GroupBy by);

@@ -2,6 +2,7 @@
 // simulation program (sim/program.hpp) whose address stream sim/stream.hpp produces.
 #pragma once
 
+#include "sim/compiler.hpp"
 #include "sim/program.hpp"
 #include "tracer/trace.hpp"
 
@@ -33,6 +34,7 @@ struct ConcretizeOptions {
   std::map<std::string, std::uint64_t> place;     // --place NAME=ADDR
   std::map<std::string, std::int64_t> align;      // --align NAME=BYTES
   bool separateParameterBlocks = true;            // entry pointer parameters in page-aligned blocks
+  const CompilationPlan* plan = nullptr;          // the compiler's decisions for this trace (none: the trace's own static bounds)
 };
 
 /// A parameter without a value: names the symbol and where it is used.

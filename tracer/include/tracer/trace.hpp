@@ -153,6 +153,7 @@ struct Trace {
   std::vector<std::string> entries;
   std::map<std::string, std::string> bindings;  // -D NAME=VALUE applied to free symbols
   std::map<std::string, std::int64_t> defaults;  // initial values of global integer parameters
+  std::map<std::string, ir::FunctionTraits> functions;  // every analysed function: what the compiler model reads
   std::vector<Container> containers;
   std::vector<Scope> scopes;
   std::vector<Event> events;

@@ -177,8 +177,19 @@ struct Parameter {
   std::optional<std::size_t> container;   // index into Function::locals describing the pointee
 };
 
+/// What a compiler's inliner looks at (sim/compiler): linkage, inline hints and a size.
+struct FunctionTraits {
+  bool isStatic = false;        // internal linkage: the unit sees every call
+  bool declaredInline = false;  // the `inline` keyword
+  bool alwaysInline = false;    // __attribute__((always_inline))
+  bool noInline = false;        // __attribute__((noinline))
+  std::size_t statements = 0;   // statements and expressions in the body: a size estimate
+  bool operator==(const FunctionTraits&) const = default;
+};
+
 struct Function {
   std::string name;
+  FunctionTraits traits;
   std::vector<Parameter> params;
   std::vector<Container> locals;  // stack arrays, heap sites, pointee descriptions of params
   Block body;

@@ -1,0 +1,25 @@
+// The compiler the simulation assumes: --compiler, -O, --cflags, and --model as the old alias.
+#pragma once
+
+#include "sim/compiler.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace cats::driver {
+
+struct CompilerArgs {
+  std::string compiler = "gcc";
+  std::optional<std::string> level;  // -O
+  std::string cflags;                // "-O3 -march=native -fno-inline"
+  std::optional<std::string> model;  // --model O0|O2: gcc -O0 / gcc -O2
+};
+
+void addCompilerOptions(CLI::App& cmd, CompilerArgs& args);
+/// The target, or a usage message (--model together with -O or --cflags, a bad value).
+std::variant<sim::CompilerTarget, std::string> compilerTargetFrom(const CompilerArgs& args);
+
+}  // namespace cats::driver

@@ -1,0 +1,46 @@
+// The compilation plan: interprocedural decisions first (what each call and loop bound looks
+// like to the compiler), then each loop, then the compiler's own reports over both.
+#include "sim/compiler.hpp"
+
+#include "view.hpp"
+
+#include <algorithm>
+
+namespace cats::sim {
+
+namespace {
+
+template <typename Decision>
+const Decision* findByScope(const std::vector<Decision>& decisions, std::size_t scope) {
+  auto it = std::lower_bound(decisions.begin(), decisions.end(), scope, [](const Decision& d, std::size_t s) { return d.scope < s; });
+  return it != decisions.end() && it->scope == scope ? &*it : nullptr;
+}
+
+}  // namespace
+
+const CallDecision* CompilationPlan::call(std::size_t scope) const { return findByScope(calls, scope); }
+
+const LoopDecision* CompilationPlan::loop(std::size_t scope) const { return findByScope(loops, scope); }
+
+std::string CompilationPlan::compiledFunction(const trace::Trace& contexts, std::size_t scope) const {
+  for (std::optional<std::size_t> s = scope; s; s = contexts.scopes[*s].parent) {
+    const trace::Scope& here = contexts.scopes[*s];
+    if (here.kind == trace::ScopeKind::Function) return here.function;
+    if (here.kind != trace::ScopeKind::Call) continue;
+    const CallDecision* decision = call(*s);
+    if (!decision || !decision->inlined) return here.function;
+  }
+  return contexts.functionOf(scope);
+}
+
+CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarget& target, const ReportedDecisions* reported) {
+  (void)reported;
+  compiler::CompilerView view = compiler::viewOfCompiler(contexts, target);
+  CompilationPlan plan;
+  plan.target = target;
+  plan.calls = std::move(view.calls);
+  plan.loops = std::move(view.loops);
+  return plan;
+}
+
+}  // namespace cats::sim

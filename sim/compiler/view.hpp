@@ -1,0 +1,29 @@
+// The compiler's view of the program after inlining and interprocedural constant propagation:
+// which calls disappear, which loop bounds become numbers, which pointers it can tell apart.
+// The loop decisions (vectoriser, promotion) build on it. Private to sim/compiler.
+#pragma once
+
+#include "sim/compiler.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace cats::sim::compiler {
+
+struct CompilerView {
+  std::vector<CallDecision> calls;  // one per Call scope, in scope order
+  std::vector<LoopDecision> loops;  // one per Loop scope, in scope order; constantTrips and tripsReason filled
+  /// Per event of the contexts trace: the memory object an access names as the compiler sees
+  /// it (a container id), or none for memory reached through a pointer it cannot follow (a
+  /// pointer parameter of a function that stays a function, a pointer loaded from memory).
+  std::vector<std::optional<std::size_t>> objectOf;
+  /// Per event: reached through a `restrict` pointer (promises no other access aliases it).
+  std::vector<bool> restrictPointer;
+
+  /// Whether the compiler must assume access events "a" and "b" may touch the same memory.
+  bool mayAlias(const trace::Trace& contexts, std::size_t a, std::size_t b) const;
+};
+
+CompilerView viewOfCompiler(const trace::Trace& contexts, const CompilerTarget& target);
+
+}  // namespace cats::sim::compiler
