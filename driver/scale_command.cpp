@@ -26,9 +26,7 @@ CLI::App* addScaleCommand(CLI::App& app, ScaleArgs& args) {
       ->check(CLI::IsMember({"accesses", "bytes", "footprint", "misses_D1", "misses_L2", "misses_LL"}))
       ->allow_extra_args(false);
   cmd->add_flag("--simulate", args.simulate, "Also simulate every point and show both values side by side");
-  cmd->add_option("--model", args.model, "What the compiler keeps in registers in the simulation: O0 or O2")
-      ->check(CLI::IsMember({"O0", "O2"}))
-      ->capture_default_str();
+  addCompilerOptions(*cmd, args.compiler);
   cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json", "csv"}))->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
   cmd->add_option("--plot", args.plot, "Draw the curves into FILE.svg or FILE.png with gnuplot");
@@ -207,7 +205,10 @@ int runScale(const ScaleArgs& args) {
     if (!sim::missLevel(metric, setup.config, &problem) && !problem.empty()) return usageError("--metric " + text + ": " + problem);
     if (std::find(setup.metrics.begin(), setup.metrics.end(), metric) == setup.metrics.end()) setup.metrics.push_back(metric);
   }
-  setup.options.model = *sim::parseRegisterModel(args.model);
+  auto target = compilerTargetFrom(args.compiler);
+  if (auto* message = std::get_if<std::string>(&target)) return usageError(*message);
+  setup.target = std::get<sim::CompilerTarget>(target);
+  setup.options.model = setup.target.optLevel == 0 ? sim::RegisterModel::O0 : sim::RegisterModel::O2;
   setup.stream.model = setup.options.model;
   setup.stream.seed = args.cache.seed;
   setup.simulate = args.simulate;
@@ -215,7 +216,7 @@ int runScale(const ScaleArgs& args) {
   series.parameter = plan.name;
   series.metrics = setup.metrics;
   series.simulated = args.simulate;
-  series.model = args.model;
+  series.model = setup.target.label();
 
   int rc = sweepsMacro(args, plan) ? sweeper.sweepMacros() : sweeper.sweepParameters();
   sweeper.progress.clear();

@@ -3,6 +3,7 @@
 // JSON, CSV and a gnuplot plot (docs/scale-format.md).
 #pragma once
 
+#include "compiler_options.hpp"
 #include "simulate_command.hpp"
 #include "source_options.hpp"
 #include "symbolic/polyhedral.hpp"
@@ -21,7 +22,7 @@ struct ScaleArgs {
   std::optional<std::int64_t> points;
   std::vector<std::string> metrics;
   bool simulate = false;
-  std::string model = "O2";
+  CompilerArgs compiler;
   std::string format = "text";
   std::optional<std::string> output;
   std::optional<std::string> plot;

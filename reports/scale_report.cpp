@@ -51,7 +51,7 @@ std::string sentences(const std::vector<std::string>& list) {
 std::string scaleText(const sim::ScaleSeries& s) {
   std::string out;
   out += fmt::format("Scaling over {} ({} points{})\n", s.parameter, s.points.size(),
-                     s.simulated ? ", simulated with --model " + s.model : "");
+                     s.simulated ? ", simulated as compiled by " + s.model : "");
   for (std::size_t m = 0; m < s.metrics.size(); ++m) {
     out += fmt::format("\n{}  (predicted{})\n", sim::toString(s.metrics[m]), s.simulated ? " / simulated" : "");
     std::vector<std::size_t> shown;

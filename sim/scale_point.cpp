@@ -54,6 +54,10 @@ std::vector<std::vector<ScaleCell>> measurePoint(const trace::Trace& contexts, c
     if (!counted) {
       ConcretizeOptions o0 = setup.options;
       o0.model = RegisterModel::O0;
+      CompilerTarget unoptimised = setup.target;
+      unoptimised.optLevel = 0;
+      CompilationPlan plan = planCompilation(contexts, unoptimised);
+      o0.plan = &plan;
       StreamOptions stream = setup.stream;
       stream.model = RegisterModel::O0;
       counted = countStream(concretize(contexts, o0), stream, groups, contexts.events.size(), wantsLines ? lineBytes : 0);
@@ -88,7 +92,10 @@ std::vector<std::vector<ScaleCell>> measurePoint(const trace::Trace& contexts, c
   }
   if (!setup.simulate) return cells;
 
-  Program program = concretize(contexts, setup.options);
+  CompilationPlan plan = planCompilation(contexts, setup.target);
+  ConcretizeOptions options = setup.options;
+  options.plan = &plan;
+  Program program = concretize(contexts, options);
   SimulationResult result = simulate(program, contexts.events.size(), setup.config, setup.stream, setup.progress);
   std::optional<StreamCounts> simulatedStream;
   for (std::size_t m = 0; m < setup.metrics.size(); ++m) {

@@ -103,6 +103,7 @@ class ScaleFormulas {
 /// What measuring one point needs besides the trace.
 struct PointSetup {
   ConcretizeOptions options;  // bindings of this point, the simulated register model, placement
+  CompilerTarget target;      // the compiler the simulated side models: its plan is made per point's trace
   StreamOptions stream;
   cache::HierarchyConfig config;
   std::vector<ScaleMetric> metrics;
@@ -123,7 +124,7 @@ struct ScaleSeries {
   std::vector<ScaleGroup> groups;  // events of the first point's trace (names are what matters)
   std::vector<ScalePoint> points;
   bool simulated = false;
-  std::string model;  // O0 or O2: what the simulated side models
+  std::string model;  // the compiler the simulated side models ("gcc -O2")
   std::vector<std::string> breakpoints;  // one sentence each
   std::vector<std::string> resonances;
   std::vector<std::string> notes;        // how values were obtained, modelling choices
