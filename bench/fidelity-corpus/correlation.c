@@ -2,7 +2,7 @@
    deviations with sqrt (once per column), normalisation, then a triangular product.
    Exercises: column walks for the statistics, sqrt outside the hot loop, a k-loop FP reduction
    over two columns, the mirrored store corr[j][i].
-   fidelity-sizes: N 30 100 250
+   fidelity-sizes: N 30 100 400
    fidelity-decision: inlined kernel; column-walk reductions (scalar); libm sqrt per column */
 #include <math.h>
 #include <stdio.h>

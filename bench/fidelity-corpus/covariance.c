@@ -2,7 +2,7 @@
    N = M, mean subtraction then a triangular product over the samples.
    Exercises: column means (column walk over data), a k-loop FP reduction walking two columns
    of data (stride M), a mirrored store cov[j][i] (column store).
-   fidelity-sizes: N 30 100 250
+   fidelity-sizes: N 30 100 400
    fidelity-decision: inlined kernel; k reduction walks columns (scalar); mirrored column stores */
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
    innermost loop (static array).
    Exercises: a data-dependent branch that GCC -O2 turns into a conditional move or a guarded
    store (the store happens or not), row k reused across the whole i loop.
-   fidelity-sizes: N 40 160 300
+   fidelity-sizes: N 40 160 400
    fidelity-decision: inlined kernel; data-dependent if (store only when shorter); if-conversion */
 #include <stdio.h>
 

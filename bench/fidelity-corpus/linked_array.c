@@ -1,5 +1,6 @@
 /* linked_array: a singly linked list laid out in an array of nodes (next as an index), built
-   with a strided permutation so consecutive nodes are far apart, then traversed a few times.
+   with a strided permutation so consecutive nodes are far apart, then traversed a few times
+   (7919 is prime, so i * 7919 % N visits every node once; the last one keeps next = -1).
    Exercises: data-dependent addresses (node[cur].next), a while loop whose trip count is data,
    struct fields read through an index; nothing to vectorise.
    fidelity-sizes: N 1000 10000 100000
@@ -45,7 +46,6 @@ int main(void) {
     nodes[prev].next = at;
     prev = at;
   }
-  nodes[prev].next = -1;
   double total = 0.0;
   for (int p = 0; p < PASSES; p++)
     total += traverse(nodes, 0);

@@ -1,7 +1,7 @@
 /* lu: LU decomposition without pivoting, in place, on a static 2-D array (PolyBench-like).
    Exercises: triangular iteration spaces (bounds depend on outer iterators), a k-loop reduction
    for the lower part and a vectorisable j loop of unknown-at-compile-time trip count.
-   fidelity-sizes: N 30 180 400
+   fidelity-sizes: N 30 180 570
    fidelity-decision: inlined kernel; triangular trips (peeling/epilogues); column walk A[k][j] */
 #include <stdio.h>
 

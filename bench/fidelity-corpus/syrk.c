@@ -1,7 +1,7 @@
 /* syrk: symmetric rank-k update C = beta C + alpha A A^T on the lower triangle, heap arrays,
    kernel with the arrays as parameters of a static function called once.
    Exercises: triangular j bound, a row-times-row reduction over k, scaling loop vectorisable.
-   fidelity-sizes: N 30 100 250
+   fidelity-sizes: N 30 100 400
    fidelity-decision: inlined kernel (distinct malloc blocks); k loop FP reduction */
 #include <stdio.h>
 #include <stdlib.h>
