@@ -6,6 +6,8 @@
       and the simulation JSON, writes the row as JSON, prints it
   fidelity_plain.py summary ROWS_DIR OUT_JSON COMMAND BINARY MODEL_FLAGS
       the table of every row, the median and worst deviation per compiler, the JSON summary
+  fidelity_plain.py markdown SUMMARY_JSON
+      the summary as the Markdown table of docs/fidelity.md
 
 How functions are matched (docs/fidelity.md, "Plain builds"):
 - Cachegrind names functions as the binary has them: inlined code is counted in its caller and
@@ -183,7 +185,14 @@ def worst_function(row):
             c = cells[key]
             if counted(c) and (worst is None or abs(c["deviation"]) > abs(worst[1])):
                 worst = (name, c["deviation"], key[:2])
-    return "%s %s %+.1f%%" % (worst[0], worst[2], worst[1]) if worst else "-"
+    if not worst:
+        return "-"
+    c = row["functions"][worst[0]][worst[2] + "_misses"]
+    if c["cachegrind"] == 0:
+        return "%s %s: not in the binary (inlined), %d predicted" % (worst[0], worst[2], c["predicted"])
+    if c["predicted"] == 0:
+        return "%s %s: %d in the binary, none predicted" % (worst[0], worst[2], c["cachegrind"])
+    return "%s %s %+.1f%%" % (worst[0], worst[2], worst[1])
 
 
 HEADER = "%-15s %-5s %7s | %-33s | %-33s | %9s %9s %9s %9s | %9s | %s" % (
@@ -216,9 +225,14 @@ def summarise(rows):
         total = [r["total"][k]["deviation"] for r in mine for k in MISS_CELLS if counted(r["total"][k])]
         split = [r["total"][k]["deviation"] for r in mine for k in r["total"]
                  if k.endswith(("read_misses", "write_misses")) and counted(r["total"][k])]
-        per_fn = [f[k]["deviation"] for r in mine for f in r["functions"].values() for k in MISS_CELLS if counted(f[k])]
+        per_fn = [f[k] for r in mine for f in r["functions"].values() for k in MISS_CELLS if counted(f[k])]
+        matched = [c["deviation"] for c in per_fn if c["cachegrind"] > 0 and c["predicted"] > 0]
         out[compiler] = {"rows": len(mine), "failed": sum(1 for r in rows if r["compiler"] == compiler and r["status"] != "ok"),
-                         "total_misses": stats(total), "total_read_write_misses": stats(split), "per_function_misses": stats(per_fn)}
+                         "total_misses": stats(total), "total_read_write_misses": stats(split),
+                         "per_function_misses": stats([c["deviation"] for c in per_fn]),
+                         "per_function_matched_misses": stats(matched),
+                         "per_function_only_predicted": sum(1 for c in per_fn if c["cachegrind"] == 0),
+                         "per_function_only_in_binary": sum(1 for c in per_fn if c["predicted"] == 0)}
     return out
 
 
@@ -236,11 +250,13 @@ def summary(args):
     result = summarise(rows)
     print("\ndeviation |predicted - Cachegrind| / Cachegrind over counts >= %d (D1 and LL misses, reads+writes):" % NOISE_FLOOR)
     for compiler, s in result.items():
-        t, f, rw = s["total_misses"], s["per_function_misses"], s["total_read_write_misses"]
-        print("  %-5s %3d rows (%d failed): total median %s worst %s (%d cells); reads and writes apart: median %s worst %s; "
-              "per function median %s worst %s (%d cells)" % (
-                  compiler, s["rows"], s["failed"], pct(t["median"]), pct(t["worst"]), t["cells"], pct(rw["median"]),
-                  pct(rw["worst"]), pct(f["median"]), pct(f["worst"]), f["cells"]))
+        t, f, rw, m = s["total_misses"], s["per_function_misses"], s["total_read_write_misses"], s["per_function_matched_misses"]
+        print("  %-5s %3d rows (%d failed): total median %s worst %s (%d cells); reads and writes apart: median %s worst %s" % (
+            compiler, s["rows"], s["failed"], pct(t["median"]), pct(t["worst"]), t["cells"], pct(rw["median"]), pct(rw["worst"])))
+        print("        per function median %s worst %s (%d cells); where both have the function: median %s worst %s "
+              "(%d cells); %d cells only predicted (inlined by the compiler), %d only in the binary" % (
+                  pct(f["median"]), pct(f["worst"]), f["cells"], pct(m["median"]), pct(m["worst"]), m["cells"],
+                  s["per_function_only_predicted"], s["per_function_only_in_binary"]))
     doc = {"format": "cats-static-fidelity-plain", "version": 1, "date": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
            "machine": "%s %s, %s" % (platform.node(), platform.machine(), platform.platform()),
            "command": command, "binary": binary, "model_flags": model_flags,
@@ -249,6 +265,30 @@ def summary(args):
     with open(out, "w") as f:
         json.dump(doc, f, indent=1, sort_keys=True)
     print("JSON summary: %s" % out)
+
+
+def markdown(args):
+    with open(args[0]) as f:
+        doc = json.load(f)
+    print("| program | cc | N | D1 misses Cachegrind / predicted | dev | LL misses | dev | accesses dev "
+          "| functions in the binary | worst function |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+    for r in doc["rows"]:
+        if r["status"] != "ok":
+            print("| %s | %s | %d | %s | | | | | | |" % (r["program"], r["compiler"], r["size"], r["status"]))
+            continue
+        t = r["total"]
+        kept = [n for n, c in sorted(r["functions"].items())
+                if c["refs"]["cachegrind"] >= (NOISE_FLOOR if LIBC_COPIES.match(n) else 1)]
+        print("| %s | %s | %d | %s / %s | %s | %s / %s | %s | %s | %s | %s |" % (
+            r["program"], r["compiler"], r["size"], "{:,}".format(t["D1_misses"]["cachegrind"]),
+            "{:,}".format(t["D1_misses"]["predicted"]), md_dev(t["D1_misses"]), "{:,}".format(t["LL_misses"]["cachegrind"]),
+            "{:,}".format(t["LL_misses"]["predicted"]), md_dev(t["LL_misses"]), md_dev(t["refs"]), ", ".join(kept),
+            worst_function(r)))
+
+
+def md_dev(c):
+    return "%+.1f %%" % c["deviation"] if counted(c) else "(small)"
 
 
 def pct(v):
@@ -260,5 +300,7 @@ if __name__ == "__main__":
         job(sys.argv[2:])
     elif len(sys.argv) >= 2 and sys.argv[1] == "summary" and len(sys.argv) == 7:
         summary(sys.argv[2:])
+    elif len(sys.argv) == 3 and sys.argv[1] == "markdown":
+        markdown(sys.argv[2:])
     else:
         sys.exit(__doc__)

@@ -56,8 +56,10 @@ TEST_CASE("fidelity_plain.sh compares one program with Cachegrind and writes the
   const json& gcc = doc["summary"]["gcc"];
   CHECK(gcc["rows"] == 1);
   CHECK(gcc["failed"] == 0);
-  for (const char* key : {"total_misses", "total_read_write_misses", "per_function_misses"})
+  for (const char* key : {"total_misses", "total_read_write_misses", "per_function_misses", "per_function_matched_misses"})
     for (const char* field : {"cells", "median", "worst"}) CHECK(gcc[key].contains(field));
+  CHECK(gcc.contains("per_function_only_predicted"));
+  CHECK(gcc.contains("per_function_only_in_binary"));
   CHECK(std::regex_search(test::readFile(dir + "/table"), std::regex(R"(\ndot_double +gcc +1000 \| +\d+ +\d+ +[-+]\d)")));
 }
 

@@ -2,7 +2,7 @@
    Exercises: float data (16 floats per line), three input rows live at once, an inner loop
    that vectorises when the images are known distinct (static kernel inlined into main).
    fidelity-sizes: N 60 250 570
-   fidelity-decision: inlined kernel; float inner loop vectorisable (4 floats per SSE vector) */
+   fidelity-decision: GCC keeps blur out of line (called twice; blur.constprop.0), Clang inlines; float loop vectorisable */
 #include <stdio.h>
 #include <stdlib.h>
 

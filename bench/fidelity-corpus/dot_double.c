@@ -3,7 +3,7 @@
    Exercises: an in-order FP reduction (scalar without -ffast-math), the reduction variable
    promoted to a register, the small-function inliner.
    fidelity-sizes: N 1000 16000 160000
-   fidelity-decision: FP reduction (scalar); small external function inlined or not */
+   fidelity-decision: FP reduction (scalar); ddot inlined (small); GCC computes the repeated invariant sum fewer times */
 #include <stdio.h>
 
 #ifndef N

@@ -2,7 +2,7 @@
    Exercises: an in-order FP reduction that GCC -O2 and Clang -O2 do not vectorise without
    -ffast-math (the accumulator stays in a register, loads stay scalar: one load per element).
    fidelity-sizes: N 2000 30000 320000
-   fidelity-decision: FP reduction (scalar without -ffast-math); kernel inlined */
+   fidelity-decision: FP reduction (scalar without -ffast-math); GCC computes the repeated invariant dot fewer times */
 #include <stdio.h>
 #include <stdlib.h>
 

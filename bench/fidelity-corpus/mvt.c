@@ -2,7 +2,7 @@
    Exercises: a row walk and a column walk of the same matrix in a non-static function whose
    pointer parameters may alias (GCC -O2 keeps it scalar; Clang checks at run time).
    fidelity-sizes: N 40 180 570
-   fidelity-decision: may-alias parameters; second nest is a column walk */
+   fidelity-decision: external, called once: GCC keeps it out of line (called-once inlining is for static functions), Clang inlines */
 #include <stdio.h>
 #include <stdlib.h>
 

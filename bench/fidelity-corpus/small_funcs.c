@@ -3,7 +3,7 @@
    Exercises: the small-function inliner (tiny static helpers disappear into their caller) next
    to a noinline helper that stays a call per element (Cachegrind names it on its own).
    fidelity-sizes: N 40 180 570
-   fidelity-decision: tiny helpers inlined; noinline helper called per element (its own function) */
+   fidelity-decision: tiny helpers inlined; noinline put called per element (its own function); index via idx() return value */
 #include <stdio.h>
 
 #ifndef N

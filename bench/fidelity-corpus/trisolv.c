@@ -2,7 +2,7 @@
    Exercises: a triangular nest whose inner trip count grows with i, an FP reduction into a
    scalar (kept in a register, not vectorised without -ffast-math), repeated twice.
    fidelity-sizes: N 40 180 570
-   fidelity-decision: inlined kernel; inner loop an in-order FP reduction (scalar) */
+   fidelity-decision: called twice: GCC keeps it out of line, Clang inlines; inner loop an in-order FP reduction (scalar) */
 #include <stdio.h>
 
 #ifndef N
