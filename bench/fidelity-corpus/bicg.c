@@ -1,7 +1,7 @@
 /* bicg: s = A^T r and q = A p in one sweep over A (BiCG kernel, PolyBench-like), global arrays.
    Exercises: one nest with a row reduction q[i] and a column update s[j]; s vectorisable over j,
    the q[i] reduction is in-order FP (scalar without -ffast-math).
-   fidelity-sizes: N 40 180 570
+   fidelity-sizes: N 40 180 512 570
    fidelity-decision: inlined kernel; mixed reduction (scalar) and vectorisable update in one loop */
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* gemver: A += u1 v1^T + u2 v2^T; x += beta A^T y + z; w += alpha A x (PolyBench-like).
    Exercises: row and column walks of one static 2-D array in four nests, rank-2 update
    vectorisable over j, a transposed product that walks columns.
-   fidelity-sizes: N 40 180 570
+   fidelity-sizes: N 40 180 512 570
    fidelity-decision: inlined (static, once); j loop of the update vectorisable; x loop column walk */
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* matvec_t: transposed matrix-vector product x = A^T y with arrays as parameters.
    Exercises: a column walk of A (stride N doubles) that thrashes D1 and then LL as N grows;
    the model once vectorised this loop where GCC -O2 leaves it scalar (parameters may alias).
-   fidelity-sizes: N 40 180 570
+   fidelity-sizes: N 40 180 512 570
    fidelity-decision: external, called twice: GCC keeps it out of line, Clang inlines; column walk; may-alias parameters */
 #include <stdio.h>
 #include <stdlib.h>

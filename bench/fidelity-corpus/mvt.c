@@ -1,7 +1,7 @@
 /* mvt: x1 += A y1 and x2 += A^T y2 (PolyBench-like) with the arrays as parameters.
    Exercises: a row walk and a column walk of the same matrix in a non-static function whose
    pointer parameters may alias (GCC -O2 keeps it scalar; Clang checks at run time).
-   fidelity-sizes: N 40 180 570
+   fidelity-sizes: N 40 180 512 570
    fidelity-decision: external, called once: GCC keeps it out of line (called-once inlining is for static functions), Clang inlines */
 #include <stdio.h>
 #include <stdlib.h>
