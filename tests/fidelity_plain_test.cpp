@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <regex>
 
 using namespace cats;
@@ -101,4 +102,21 @@ TEST_CASE("fidelity_plain.py names clones by their function and counts libc's me
   CHECK(row["total"]["D1_misses"]["cachegrind"] == 1 + 42 + 10 + 130);
   CHECK(row["total"]["D1_misses"]["predicted"] == 43 + 140);
   CHECK(row["total"]["D1_misses"]["deviation"] == 0.0);
+}
+
+TEST_CASE("every corpus program is analysed and says its sizes and decision", "[fidelity-plain]") {
+  std::size_t programs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(test::sourcePath("bench/fidelity-corpus"))) {
+    if (entry.path().extension() != ".c") continue;
+    ++programs;
+    std::string relative = "bench/fidelity-corpus/" + entry.path().filename().string();
+    INFO(relative);
+    std::string text = test::readFile(entry.path().string());
+    CHECK(std::regex_search(text, std::regex(R"(fidelity-sizes: N( \d+){2,4}\n)")));
+    CHECK(std::regex_search(text, std::regex(R"(fidelity-decision: \S)")));
+    CHECK(text.find("int main(void)") != std::string::npos);
+    auto r = test::runCli("analyze " + relative);
+    CHECK(r.exitCode == 0);
+  }
+  CHECK(programs >= 30);  // issue 8's corpus size
 }
