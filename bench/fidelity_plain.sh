@@ -32,12 +32,12 @@ if [ "${1:-}" = "--job" ]; then
       "$1" "$(grep -m1 'error' "$2" || grep -v '^==' "$2" | tail -n 1)" >"$exe.cats.json"
   }
   touch "$exe.cg"
+  # shellcheck disable=SC2086 # modelflags is a list of options
   if ! "$cc" -O2 -g -D"$macro=$size" -o "$exe" "$src" -lm 2>"$exe.cc.err"; then
     failed "$cc failed" "$exe.cc.err"
   elif ! valgrind --tool=cachegrind --cache-sim=yes --D1=$D1 --LL=$LL --I1=$D1 \
       --cachegrind-out-file="$exe.cg" "$exe" >/dev/null 2>"$exe.cg.err"; then
     failed "cachegrind failed" "$exe.cg.err"
-  # shellcheck disable=SC2086 # modelflags is a list of options
   elif ! "$bin" simulate "$src" -D "$macro=$size" $modelflags --D1=$D1 --LL=$LL --format json \
       -o "$exe.cats.json" 2>"$exe.cats.err"; then
     failed "cats-static simulate failed" "$exe.cats.err"
@@ -70,7 +70,9 @@ json=$(inorig "$json")
 for c in $compilers; do
   case $c in gcc|clang) ;; *) echo "fidelity_plain.sh: --compiler gcc or clang, not $c" >&2; exit 2 ;; esac
 done
-[ ${#only[@]} -gt 0 ] || mapfile -t only < <(ls $corpus/*.c | xargs -n1 basename | sed 's/\.c$//')
+if [ ${#only[@]} = 0 ]; then
+  for src in "$corpus"/*.c; do only+=("$(basename "$src" .c)"); done
+fi
 
 if [ -n "$keep" ]; then work=$(inorig "$keep"); mkdir -p "$work"; rm -rf "$work/rows"
 else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
