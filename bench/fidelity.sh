@@ -3,7 +3,10 @@
 # Usage: bench/fidelity.sh [--quick] [path/to/cats-static]
 #   prints one row per (example, N, optimisation level): D1/LL read and write misses of the
 #   kernel function from Cachegrind and from cats-static, and the relative deviation.
+# bench/fidelity.sh --plain [options of bench/fidelity_plain.sh]
+#   the corpus built the way users build it (plain gcc/clang -O2, inlining on): fidelity_plain.sh
 set -euo pipefail
+[ "${1:-}" = "--plain" ] && { shift; exec "$(dirname "$0")/fidelity_plain.sh" "$@"; }
 cd "$(dirname "$0")/.."
 quick=0
 [ "${1:-}" = "--quick" ] && { quick=1; shift; }
