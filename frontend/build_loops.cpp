@@ -305,6 +305,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     if (w.pointer) env_[var].pointer.moveTo(freshUnknown("offset_" + var->getNameAsString(), after));
     else env_[var] = Value::ofScalar(freshUnknown(var->getNameAsString(), after));
   }
+  forgetIteratorAfter(loop);
   if (!control)
     warn(shape.stmt->getBeginLoc(), shape.kind + ": its exit test compares no induction variable with a loop-invariant bound: the trip count is unknown "
                                     "(induction variables followed: " + names + "); the result is approximate");
@@ -315,6 +316,18 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
                                         (list.empty() ? std::string() : " (exits " + list + ")"));
   }
   append(ir::Node{std::move(loop)});
+}
+
+/* A variable the body left holding a value of the iterator (`prev = f(i)`) has no such value
+   after the loop, where the iterator does not exist: it becomes an unknown. */
+void FunctionBuilder::forgetIteratorAfter(const ir::Loop& loop) {
+  if (!loop.iterator) return;
+  for (auto& [var, value] : env_) {
+    std::string why = var->getNameAsString() + " after the loop at " + loop.loc.str() + " (its value follows the loop's iterator)";
+    if (value.kind == Value::Kind::Scalar && value.scalar.has(*loop.iterator)) value = Value::ofScalar(freshUnknown(var->getNameAsString(), why));
+    else if (value.kind == Value::Kind::Pointer && value.pointer.offset.has(*loop.iterator))
+      value.pointer.moveTo(freshUnknown("offset_" + var->getNameAsString(), why));
+  }
 }
 
 void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const std::string& reason) {

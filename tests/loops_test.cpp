@@ -375,3 +375,27 @@ TEST_CASE("?: with > is a max or a min; other selections are unknowns named at t
   CHECK(test::findAccess(t, "a[s]", ir::AccessMode::Write).classification.kind == trace::AccessClass::Indirect);
   CHECK(hasDiagnostic(t, "value of c ? n : m + 1 at"));
 }
+
+TEST_CASE("a value that follows a loop's iterator is unknown after the loop, not a dangling iterator", "[loops]") {
+  // `prev` ends the loop as a function of i; after the loop i no longer exists (simulate used to
+  // stop with "no value for parameter 'i'").
+  std::string dir = test::tempDir();
+  test::writeFile(dir, "list.c", R"(
+struct node { double v; int next; };
+struct node nodes[1000];
+int main(void) {
+  int prev = 0;
+  for (int i = 1; i < 1000; i++) {
+    int k = (i * 7) % 1000;
+    nodes[prev].next = k;
+    prev = k;
+  }
+  nodes[prev].next = -1;
+  return 0;
+}
+)");
+  auto r = test::runCli("simulate '" + dir + "/list.c' --format json");
+  CHECK(r.exitCode == 0);
+  CHECK(r.err.find("no value for parameter") == std::string::npos);
+  CHECK(r.err.find("prev after the loop") != std::string::npos);
+}
