@@ -238,6 +238,8 @@ std::string FunctionBuilder::exitText(const std::string& kind, const clang::Stmt
 
 void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk>& walks, const ExitTest* test,
                                   const std::map<const clang::VarDecl*, std::string>& reasons) {
+  std::set<const clang::VarDecl*> declaredBefore;
+  for (const auto& entry : env_) declaredBefore.insert(entry.first);
   ir::Loop loop;
   loop.loc = loc(shape.stmt->getBeginLoc());
   loop.parallel = shape.parallel;
@@ -305,7 +307,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     if (w.pointer) env_[var].pointer.moveTo(freshUnknown("offset_" + var->getNameAsString(), after));
     else env_[var] = Value::ofScalar(freshUnknown(var->getNameAsString(), after));
   }
-  forgetIteratorAfter(loop);
+  forgetIteratorAfter(loop, declaredBefore);
   if (!control)
     warn(shape.stmt->getBeginLoc(), shape.kind + ": its exit test compares no induction variable with a loop-invariant bound: the trip count is unknown "
                                     "(induction variables followed: " + names + "); the result is approximate");
@@ -318,11 +320,12 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
   append(ir::Node{std::move(loop)});
 }
 
-/* A variable the body left holding a value of the iterator (`prev = f(i)`) has no such value
+/* A variable declared before the loop that the body left holding a value of the iterator (`prev = f(i)`) has no such value
    after the loop, where the iterator does not exist: it becomes an unknown. */
-void FunctionBuilder::forgetIteratorAfter(const ir::Loop& loop) {
+void FunctionBuilder::forgetIteratorAfter(const ir::Loop& loop, const std::set<const clang::VarDecl*>& declaredBefore) {
   if (!loop.iterator) return;
   for (auto& [var, value] : env_) {
+    if (!declaredBefore.count(var)) continue;  // declared in the loop: out of scope after it
     std::string why = var->getNameAsString() + " after the loop at " + loop.loc.str() + " (its value follows the loop's iterator)";
     if (value.kind == Value::Kind::Scalar && value.scalar.has(*loop.iterator)) value = Value::ofScalar(freshUnknown(var->getNameAsString(), why));
     else if (value.kind == Value::Kind::Pointer && value.pointer.offset.has(*loop.iterator))

@@ -154,7 +154,7 @@ class FunctionBuilder {
   void countedLoop(const LoopShape& shape, const std::vector<Walk>& walks, const ExitTest* test,
                    const std::map<const clang::VarDecl*, std::string>& reasons);
   void opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const std::string& reason);
-  void forgetIteratorAfter(const ir::Loop& loop);
+  void forgetIteratorAfter(const ir::Loop& loop, const std::set<const clang::VarDecl*>& declaredBefore);
   void lowerCondition(ir::Loop& loop, const clang::Expr* cond, bool beforeBody);
   sym::Expr boundOf(const ExitTest& test, const Walk& control, const ir::SourceLoc& where);
   std::string exitText(const std::string& kind, const clang::Stmt* s) const;
