@@ -4,6 +4,7 @@
 // not, the vector size for GCC, the width and interleave count for Clang).
 #include "sim/compiler.hpp"
 #include "sim/concretize.hpp"
+#include "sim/stream.hpp"
 #include "support.hpp"
 
 #include <catch2/catch.hpp>
@@ -234,4 +235,67 @@ TEST_CASE("Clang -O2: width, interleave, scalar epilogue, run-time alias checks,
       "1.0;\n  }\n}\n");
   CHECK(agreeWithClang(pairs, "-O2") == 1);
   CHECK(agreeWithClang(pairs, "-O2 -march=x86-64-v3") == 1);
+}
+
+namespace {
+
+/* The address stream of "c" compiled as "compiler FLAGS" would, as (bytes, write) per access of "text". */
+std::map<std::uint32_t, std::size_t> accessSizes(const Case& c, const std::string& compiler, const std::string& flags, const std::string& text) {
+  sim::CompilationPlan plan = planFor(c, compiler, flags);
+  sim::ConcretizeOptions options;
+  options.plan = &plan;
+  options.model = plan.target.optLevel == 0 ? sim::RegisterModel::O0 : sim::RegisterModel::O2;
+  sim::Program program = sim::concretize(c.contexts, options);
+  sim::AddressStream stream(program, {});
+  std::vector<sim::Record> buffer(4096);
+  std::map<std::uint32_t, std::size_t> sizes;
+  while (std::size_t n = stream.next(buffer.data(), buffer.size()))
+    for (std::size_t k = 0; k < n; ++k)
+      if (c.contexts.events[buffer[k].tag].text == text) ++sizes[buffer[k].bytes];
+  return sizes;
+}
+
+}  // namespace
+
+TEST_CASE("a vectorised loop runs vector iterations over the multiple of VF x IC and scalar ones for the rest", "[compiler][loops][sim]") {
+  Case odd = makeCase("double a[1023], b[1023], c[1023];\nvoid kernel(void) {\n  for (int i = 0; i < 1023; i++) a[i] = b[i] + c[i];\n}\n");
+  // Clang: width 2, interleave 2: 1020 iterations as 510 16-byte accesses, 3 scalar ones.
+  CHECK(accessSizes(odd, "clang", "-O2", "a[i]") == std::map<std::uint32_t, std::size_t>{{8, 3}, {16, 510}});
+  // AVX2: width 4, interleave 4: 1008 iterations as 252 32-byte accesses, 15 scalar ones.
+  CHECK(accessSizes(odd, "clang", "-O2 -march=x86-64-v3", "b[i]") == std::map<std::uint32_t, std::size_t>{{8, 15}, {32, 252}});
+  // GCC -O3: factor 2, one scalar iteration; -O2: no epilogue allowed, all scalar; -O0: all scalar.
+  CHECK(accessSizes(odd, "gcc", "-O3", "c[i]") == std::map<std::uint32_t, std::size_t>{{8, 1}, {16, 511}});
+  CHECK(accessSizes(odd, "gcc", "-O2", "c[i]") == std::map<std::uint32_t, std::size_t>{{8, 1023}});
+  CHECK(accessSizes(odd, "gcc", "-O0", "c[i]") == std::map<std::uint32_t, std::size_t>{{8, 1023}});
+
+  // An SLP pair is one 16-byte access per iteration: the second member merges into the first.
+  Case pairs = makeCase(
+      "double a[2000], b[2000];\nvoid kernel(void) {\n  for (int i = 0; i < 1000; i++) {\n    a[2 * i] = b[2 * i] + 1.0;\n    a[2 * i + 1] = b[2 * i + 1] + "
+      "1.0;\n  }\n}\n");
+  CHECK(accessSizes(pairs, "gcc", "-O2", "a[2 * i]") == std::map<std::uint32_t, std::size_t>{{16, 1000}});
+  CHECK(accessSizes(pairs, "gcc", "-O2", "a[2 * i + 1]").empty());
+
+  // A floating-point sum kept in order (GCC -O2): its loads stay 8 bytes.
+  Case local = makeCase("double a[1024]; double s;\nvoid kernel(void) {\n  double sum = 0;\n  for (int i = 0; i < 1024; i++) sum += a[i];\n  s = sum;\n}\n");
+  CHECK(accessSizes(local, "gcc", "-O2", "a[i]") == std::map<std::uint32_t, std::size_t>{{8, 1024}});
+  CHECK(accessSizes(local, "gcc", "-O2 -ffast-math", "a[i]") == std::map<std::uint32_t, std::size_t>{{16, 512}});
+}
+
+TEST_CASE("an invariant access a store may alias stays in the loop; one nothing may alias leaves it", "[compiler][loops][sim]") {
+  Case matvec = makeCase(
+      "void matvec(int n, double *A, double *x, double *y) {\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++) y[i] += A[i * n + j] * "
+      "x[j];\n}\n");
+  sim::CompilationPlan plan = planFor(matvec, "gcc", "-O2");
+  sim::ConcretizeOptions options;
+  options.plan = &plan;
+  options.bindings = {{"n", 16}};
+  sim::Program program = sim::concretize(matvec.contexts, options);
+  sim::AddressStream stream(program, {});
+  std::vector<sim::Record> buffer(4096);
+  std::size_t yReads = 0, yWrites = 0;
+  while (std::size_t n = stream.next(buffer.data(), buffer.size()))
+    for (std::size_t k = 0; k < n; ++k)
+      if (matvec.contexts.events[buffer[k].tag].text == "y[i]") ++(buffer[k].write ? yWrites : yReads);
+  CHECK(yReads == 16 * 16);  // reloaded every j
+  CHECK(yWrites == 16 * 16);
 }
