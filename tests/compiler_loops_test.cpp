@@ -195,9 +195,10 @@ TEST_CASE("GCC: an invariant access that a store may alias is reloaded every ite
   for (const sim::AccessDecision& a : plan.accesses)
     if (a.kind == sim::AccessDecision::Kind::Reloaded) {
       CHECK(matvec.contexts.events[a.event].text == "y[i]");
+      CHECK(matvec.contexts.events[a.event].mode == ir::AccessMode::Write);
       ++reloaded;
     }
-  CHECK(reloaded == 2);  // the load and the store of y[i], every j
+  CHECK(reloaded == 1);  // the store of y[i] stays in the j loop; its load does not (no other store may change y[i])
 
   Case globals = makeCase("double A[64][64], x[64], y[64];\nvoid kernel(void) {\n  for (int i = 0; i < 64; i++)\n    for (int j = 0; j < 64; j++) y[i] += A[i][j] * x[j];\n}\n");
   CHECK(agreeWithGcc(globals, "-O2") == 1);
@@ -281,7 +282,7 @@ TEST_CASE("a vectorised loop runs vector iterations over the multiple of VF x IC
   CHECK(accessSizes(local, "gcc", "-O2 -ffast-math", "a[i]") == std::map<std::uint32_t, std::size_t>{{16, 512}});
 }
 
-TEST_CASE("an invariant access a store may alias stays in the loop; one nothing may alias leaves it", "[compiler][loops][sim]") {
+TEST_CASE("an invariant store that other accesses may alias stays in the loop; its load leaves it", "[compiler][loops][sim]") {
   Case matvec = makeCase(
       "void matvec(int n, double *A, double *x, double *y) {\n  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++) y[i] += A[i * n + j] * "
       "x[j];\n}\n");
@@ -296,6 +297,6 @@ TEST_CASE("an invariant access a store may alias stays in the loop; one nothing 
   while (std::size_t n = stream.next(buffer.data(), buffer.size()))
     for (std::size_t k = 0; k < n; ++k)
       if (matvec.contexts.events[buffer[k].tag].text == "y[i]") ++(buffer[k].write ? yWrites : yReads);
-  CHECK(yReads == 16 * 16);  // reloaded every j
-  CHECK(yWrites == 16 * 16);
+  CHECK(yReads == 16);        // once per i: only y[i]'s own store writes in the j loop (Cachegrind: 4n² reads in the two loops of mvt)
+  CHECK(yWrites == 16 * 16);  // stored every j: A and x may be y
 }

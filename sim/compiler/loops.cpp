@@ -152,14 +152,14 @@ class LoopDecider {
     return x.container == y.container && x.bytes == y.bytes && !fromData(x.offset) && (x.offset - y.offset).expand().is_zero();
   }
 
-  /* Another access of "loop" that may touch the location of "e" where one of the two writes:
-     a store that may change it, or, when the location is stored to, any access it may change. */
+  /* What keeps access "e" of an invariant location in "loop": for a load, a store elsewhere
+     that may change the location; for a store, any access elsewhere that may read or overwrite
+     it before the loop ends (the value in a register is reused, the store is not). */
   std::optional<std::size_t> aliasingAccess(std::size_t e, std::size_t loop) const {
-    const auto& list = facts_[loop].accesses;
-    bool written = std::any_of(list.begin(), list.end(), [&](std::size_t w) { return trace_.events[w].mode == ir::AccessMode::Write && sameAddress(w, e); });
-    for (std::size_t f : list) {
+    bool store = trace_.events[e].mode == ir::AccessMode::Write;
+    for (std::size_t f : facts_[loop].accesses) {
       if (f == e || sameAddress(f, e)) continue;
-      if ((written || trace_.events[f].mode == ir::AccessMode::Write) && view_.mayAlias(trace_, f, e)) return f;
+      if ((store || trace_.events[f].mode == ir::AccessMode::Write) && view_.mayAlias(trace_, f, e)) return f;
     }
     return std::nullopt;
   }
