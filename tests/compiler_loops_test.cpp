@@ -142,6 +142,16 @@ TEST_CASE("GCC -O2 vectorises a constant trip count that is a multiple of the fa
   CHECK(agreeWithGcc(unknown, "-O3") == 1);
 }
 
+TEST_CASE("GCC vectorises the outer j loop of matrix multiply (the k loop carries the sum); Clang only innermost loops", "[compiler][loops]") {
+  if (!have("gcc")) return;
+  Case mm = makeCase(
+      "double A[64][64], B[64][64], C[64][64];\nvoid kernel(void) {\n  for (int i = 0; i < 64; i++)\n    for (int j = 0; j < 64; j++)\n      for (int k = 0; "
+      "k < 64; k++) C[i][j] += A[i][k] * B[k][j];\n}\n");
+  CHECK(agreeWithGcc(mm, "-O2") == 1);
+  CHECK(agreeWithGcc(mm, "-O3") == 1);
+  for (const sim::LoopDecision& d : planFor(mm, "clang", "-O2").loops) CHECK(d.vectorFactor == 1);
+}
+
 TEST_CASE("GCC: pointers that may alias need versioning (-O3 only), restrict and distinct arrays do not", "[compiler][loops]") {
   if (!have("gcc")) return;
   Case params = makeCase("void kernel(double *a, double *b, double *c) {\n  for (int i = 0; i < 1024; i++) a[i] = b[i] + c[i];\n}\n");

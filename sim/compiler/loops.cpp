@@ -368,6 +368,8 @@ class LoopDecider {
       if (reloadedIn_[e] && isInsideOrEqual(*reloadedIn_[e], loop))
         return setReason(d, "not vectorised: " + trace_.events[e].text + " is reloaded every iteration (a store may alias it)");
     if (auto r = carriedDependence(loop)) return setReason(d, "not vectorised: " + trace_.events[*r].text + " reads a value stored by an earlier iteration");
+    if (target().compiler == CompilerKind::Clang && !innerLoops(loop).empty())
+      return setReason(d, "not vectorised: Clang's loop vectoriser takes innermost loops only");
     Shape shape = shapeOf(loop);
     if (!shape.problem.empty()) return setReason(d, "not vectorised: " + shape.problem);
     bool gcc = target().compiler == CompilerKind::Gcc;
