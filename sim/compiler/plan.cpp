@@ -2,7 +2,7 @@
 // like to the compiler), then each loop, then the compiler's own reports over both.
 #include "sim/compiler.hpp"
 
-#include "view.hpp"
+#include "loops.hpp"
 
 #include <algorithm>
 
@@ -40,6 +40,7 @@ CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarg
   plan.target = target;
   plan.calls = std::move(view.calls);
   plan.loops = std::move(view.loops);
+  compiler::decideLoops(contexts, view, plan);
   return plan;
 }
 
