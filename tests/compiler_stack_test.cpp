@@ -112,7 +112,7 @@ TEST_CASE("no stack slots at -O2 or with --no-stack-slots", "[stack]") {
   CHECK(j["accesses"].get<int>() == 2000);
 }
 
-TEST_CASE("--explain-model prints the model's decisions as a tree by function, call and loop", "[stack][explain]") {
+TEST_CASE("explain-model: the text prints the model's decisions as a tree by function, call and loop", "[stack][explain]") {
   auto r = test::runCli("simulate tests/inputs/explain/kernel.c --model O0 --explain-model");
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
@@ -121,7 +121,7 @@ TEST_CASE("--explain-model prints the model's decisions as a tree by function, c
   CHECK(r.out.substr(at + 1) == test::readFile(test::sourcePath("tests/golden/explain/kernel.O0.txt")));
 }
 
-TEST_CASE("--explain-model in JSON: a versioned compiler_model section with the same tree", "[stack][explain]") {
+TEST_CASE("explain-model in JSON: a versioned compiler_model section with the same tree", "[stack][explain]") {
   auto r = test::runCli("simulate tests/inputs/explain/kernel.c --model O0 --explain-model --format json");
   INFO(r.err);
   REQUIRE(r.exitCode == 0);
@@ -152,14 +152,14 @@ TEST_CASE("--explain-model in JSON: a versioned compiler_model section with the 
   CHECK(call["children"][0]["compiled_into"] == "sum");
 }
 
-TEST_CASE("without --explain-model the report has no compiler_model", "[stack][explain]") {
+TEST_CASE("explain-model: without the flag the report has no compiler_model", "[stack][explain]") {
   auto r = test::runCli("simulate tests/inputs/explain/kernel.c --model O0 --format json");
   REQUIRE(r.exitCode == 0);
   CHECK_FALSE(nlohmann::json::parse(r.out).contains("compiler_model"));
   CHECK(test::runCli("simulate tests/inputs/explain/kernel.c --model O0").out.find("Compiler model") == std::string::npos);
 }
 
-TEST_CASE("--explain-model text shows vector factor, interleave, checks, promotions and the report as source", "[stack][explain]") {
+TEST_CASE("explain-model: the text shows vector factor, interleave, checks, promotions and the report as source", "[stack][explain]") {
   trace::Trace contexts = trace::expandContexts(test::analyzeSource(R"(
     double a[64], b[64], c[1];
     int main(void) {
