@@ -30,6 +30,10 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
   cmd->add_option("--din", args.din, "Replay a Dinero IV din trace instead of analysing sources");
+  cmd->add_flag("--no-stack-slots", args.noStackSlots,
+                "At -O0, leave out the loads and stores of local scalars, pointers and parameters in their stack slots");
+  cmd->add_flag("--explain-model", args.explainModel,
+                "Also list what the compiler model assumed: per function, loop and call, with the reason and its source");
   return cmd;
 }
 
@@ -106,7 +110,10 @@ int runSimulate(const SimulateArgs& args) {
   options.branches = *branch;
   options.unknownTrips = args.unknownTrips;
   if (!parseAssignments(args.place, "--place", options.place) || !parseAssignments(args.align, "--align", options.align)) return 2;
-  TraceOutcome traced = traceSources(args.sources);
+  SourceArgs sources = args.sources;
+  sources.stackSlots = std::get<sim::CompilerTarget>(target).optLevel == 0 && !args.noStackSlots;
+  sources.gccStackCode = std::get<sim::CompilerTarget>(target).compiler == sim::CompilerKind::Gcc;
+  TraceOutcome traced = traceSources(sources);
   if (!traced.trace) return traced.exitCode;
   options.bindings = traced.bindings;
   trace::Trace contexts = trace::expandContexts(*traced.trace);
@@ -129,7 +136,7 @@ int runSimulate(const SimulateArgs& args) {
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
   sim::SimulationResult result = sim::simulate(program, contexts.events.size(), config, stream, progress);
   if (terminal && result.accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
-  report::SimulationReportInput input{contexts, result, config, options.model, &plan};
+  report::SimulationReportInput input{contexts, result, config, options.model, &plan, args.explainModel};
   std::string text = args.format == "json" ? report::simulationJson(input) : report::simulationText(input, *report::parseGroupBy(args.by));
   int rc = emit(text, args.output);
   return rc ? rc : traced.exitCode;

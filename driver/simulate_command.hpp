@@ -33,6 +33,8 @@ struct SimulateArgs {
   std::string format = "text";
   std::optional<std::string> output;
   std::optional<std::string> din;
+  bool noStackSlots = false;  // -O0 without the loads and stores of local scalars' stack slots
+  bool explainModel = false;  // also list what the compiler model assumed, per function, loop and call
 };
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args);

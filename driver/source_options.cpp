@@ -133,6 +133,8 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   options.includeDirs = args.includeDirs;
   options.traceScalars = args.scalars;
   options.traceLocalScalars = args.localScalars;
+  options.stackSlots = args.stackSlots;
+  options.gccStackCode = args.gccStackCode;
   options.entries = args.entries;
   if (auto problem = parseBindings(args, options, outcome.bindings)) return usageError(*problem);
   trace::TracerOptions tracerOptions;

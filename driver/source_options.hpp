@@ -23,6 +23,8 @@ struct SourceArgs {
   std::vector<std::string> entries;
   bool scalars = false;
   bool localScalars = false;  // set by commands (deps), not an option: frontend::Options::traceLocalScalars
+  bool stackSlots = false;    // set by simulate at -O0, not an option: frontend::Options::stackSlots
+  bool gccStackCode = false;  // with stackSlots, for GCC: frontend::Options::gccStackCode
   bool quiet = false;  // not an option: print no diagnostics and no progress (scale reads the sources again per point)
 };
 

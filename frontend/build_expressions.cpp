@@ -200,7 +200,8 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
     if (result.kind == Value::Kind::Unknown && var->getType()->isIntegralOrEnumerationType())
       result = Value::ofScalar(freshUnknown(hint, "value assigned to " + hint + " at " + loc(op->getExprLoc()).str()));
     env_[var] = result;
-    noteLocalScalar(var, ir::AccessMode::Write, op->getLHS());
+    if (compound) noteSlotUpdate(var, op->getLHS());
+    else noteLocalScalar(var, ir::AccessMode::Write, op->getLHS());
     return result;
   }
   std::string hint;
@@ -218,6 +219,8 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
       rhs.kind == Value::Kind::Pointer && rhs.pointer.container.scope == ir::ContainerRef::Scope::Local && rhs.pointer.offset.is_zero())
     function_.storedThrough.emplace_back(target->where.container.index, rhs.pointer.container);
   Value result = rhs;
+  if (compound && state_.options.gccStackCode && state_.options.stackSlots && !op->getLHS()->HasSideEffects(ast_))
+    lvalue(op->getLHS());  // GCC -O0 computes the address again for the store
   if (compound) {
     Value old = read(*target, op->getLHS());
     result = arithmetic(arithmeticOf(op->getOpcode()), old, rhs, op->getLHS()->getType(), op->getRHS()->getType());
@@ -257,7 +260,7 @@ Value FunctionBuilder::evalUnary(const clang::UnaryOperator* op) {
         Value old = eval(sub);
         Value updated = arithmetic(kind, old, one, sub->getType(), ast_.IntTy);
         env_[var] = updated;
-        noteLocalScalar(var, ir::AccessMode::Write, sub);
+        noteSlotUpdate(var, sub);
         return op->isPrefix() ? updated : old;
       }
       auto target = lvalue(sub);

@@ -22,6 +22,7 @@ ir::Function FunctionBuilder::build() {
   if (state_.options.traceLocalScalars) loopControl_ = loopControlVariables(decl_.getBody());
   declareParameters();
   statement(decl_.getBody());
+  hoistStackSlots();
   if (!returnsOther_) function_.returned = returned_;
   return std::move(function_);
 }
@@ -57,6 +58,7 @@ void FunctionBuilder::declareParameters() {
       env_[p] = type->isIntegralOrEnumerationType() ? Value::ofScalar(param.symbol) : Value::unknown();
     }
     function_.params.push_back(std::move(param));
+    parameterSlot(p);
   }
 }
 
@@ -159,6 +161,7 @@ void FunctionBuilder::declaration(const clang::VarDecl* var) {
   if (value.kind == Value::Kind::Unknown && type->isIntegralOrEnumerationType())
     value = Value::ofScalar(freshUnknown(name, var->getInit() ? "value of " + name + " is not followed" : "uninitialised " + name));
   env_[var] = value;
+  if (var->getInit()) noteLocalScalar(var, ir::AccessMode::Write, var->getInit());
 }
 
 /* "c", the memory of local "var", becomes a stack container allocated here. */

@@ -110,6 +110,7 @@ class FunctionBuilder {
   std::map<const clang::VarDecl*, ir::ContainerRef> slots_;    // their stack slots (register value kept in env_)
   std::map<const clang::VarDecl*, ir::ContainerRef> shadows_;  // traceLocalScalars: containers of register scalars
   std::set<const clang::VarDecl*> loopControl_;                // traceLocalScalars: never shadowed
+  ir::Block localSlots_, parameterSlots_;                      // stackSlots: their allocations, hoisted to the entry
   std::map<const clang::VarDecl*, std::vector<const clang::FunctionDecl*>> functionTargets_;
   std::optional<ir::ContainerRef> returned_;                   // container of every returned pointer so far
   bool returnsOther_ = false;                                  // some return is not such a pointer
@@ -147,6 +148,10 @@ class FunctionBuilder {
   // build_local_scalars.cpp
   void shadowLocalScalar(const clang::VarDecl* var);
   void noteLocalScalar(const clang::VarDecl* var, ir::AccessMode mode, const clang::Expr* at);
+  void noteSlotUpdate(const clang::VarDecl* var, const clang::Expr* at);
+  void stackSlot(const clang::VarDecl* var, ir::Block& allocations);
+  void parameterSlot(const clang::ParmVarDecl* p);
+  void hoistStackSlots();
 
   // build_loops.cpp
   void forLoop(const clang::ForStmt* s, bool parallel);

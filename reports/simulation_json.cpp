@@ -1,6 +1,8 @@
 // JSON of a simulation (docs/simulation-format.md).
 #include "reports/simulation.hpp"
 
+#include "compiler_model_records.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace cats::report {
@@ -70,6 +72,7 @@ std::string simulationJson(const SimulationReportInput& in) {
   root["by_line"] = groupsJson(in, GroupBy::Line);
   root["by_context"] = groupsJson(in, GroupBy::Context);
   root["notes"] = r.notes;
+  if (in.plan && in.explainModel) root["compiler_model"] = compilerModelJson(in.trace, *in.plan);
   // Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
   // become U+FFFD instead of failing the whole report.
   return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";

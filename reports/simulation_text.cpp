@@ -49,6 +49,7 @@ std::string simulationText(const SimulationReportInput& in, GroupBy by) {
     out += "\nNotes (\"~\" marks groups a modelled guess went into)\n";
     for (const auto& n : r.notes) out += "  - " + n + "\n";
   }
+  if (in.plan && in.explainModel) out += "\n" + compilerModelText(in.trace, *in.plan);
   return out;
 }
 

@@ -138,6 +138,7 @@ class Compiler {
       ContainerPlan plan;
       plan.name = c.name;
       plan.kind = c.kind;
+      plan.scalar = c.isScalar;
       plan.alignment = std::max<std::int64_t>(c.alignment, 1);
       auto size = formulas_.compile(c.sizeBytes, scope_);
       if (auto* f = std::get_if<Formula>(&size); f && !f->dependsOnData() && f->terms().empty()) plan.sizeBytes = f->evaluate(nullptr);

@@ -62,15 +62,24 @@ void AddressStream::layoutStatics() {
   }
 }
 
-/* Arrays of one frame: the first declared highest at -O0, the reverse when optimising. */
+/* Arrays of one frame: the first declared highest at -O0, the reverse when optimising. At -O0
+   the scalars' slots come first, below the return address and the saved frame pointer, each
+   naturally aligned in allocation order (GCC's -O0 frame: docs/register-model.md). */
 void AddressStream::layoutFrame(const Block& body) {
-  std::vector<const AllocOp*> arrays;
+  std::vector<const AllocOp*> arrays, slots;
   for (const Op& op : body)
     if (const auto* a = std::get_if<AllocOp>(&op.value); a && a->function == ir::AllocFunction::StackArray && !a->sizeBytes.dependsOnData() &&
                                                           a->sizeBytes.terms().empty())
-      arrays.push_back(a);
+      (options_.model == RegisterModel::O0 && program_.containers[a->container].scalar ? slots : arrays).push_back(a);
   if (options_.model == RegisterModel::O2) std::reverse(arrays.begin(), arrays.end());
-  stack_.push(64, 16);  // return address, saved registers and scalars of the frame
+  std::uint64_t framePointer = stack_.mark() - 16;
+  std::uint64_t slot = framePointer;
+  for (const AllocOp* a : slots) {
+    std::uint64_t bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(a->sizeBytes.evaluate(slots_.data()), 1));
+    slot = alignDown(slot - bytes, std::min<std::uint64_t>(bytes, 16));
+    frameAddress_[a->container] = slot;
+  }
+  stack_.push(std::max<std::uint64_t>(64, alignUp(stack_.mark() - slot, 16)), 16);  // return address, saved registers, scalars
   for (const AllocOp* a : arrays) {
     std::uint64_t bytes = static_cast<std::uint64_t>(std::max<std::int64_t>(a->sizeBytes.evaluate(slots_.data()), 0));
     frameAddress_[a->container] = stack_.push(bytes, std::max<std::int64_t>(a->alignment, 16));

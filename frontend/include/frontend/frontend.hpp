@@ -30,6 +30,15 @@ struct Options {
   /// Reads and writes of local scalars inside loops as accesses to a Stack container per scalar
   /// (the dependence analysis: `sum += a[i]` is a reduction on sum). Off for analyze/simulate.
   bool traceLocalScalars = false;
+  /// -O0 code (simulate at -O0): every local scalar, pointer variable and parameter lives in a
+  /// stack slot of its function's frame (a Stack container, allocated at function entry, locals
+  /// in declaration order then parameters); every source read loads it, every write stores it,
+  /// at any loop depth, loop counters included; each parameter is stored once at entry.
+  bool stackSlots = false;
+  /// With stackSlots, GCC's -O0 code shape: an integer or pointer slot updated in place
+  /// (`i++`, `s += x`: one `addl $1, -4(%rbp)`, which Cachegrind counts as one read) and the
+  /// address of a compound-assigned element computed twice (`C[i][j] += x` loads i and j twice).
+  bool gccStackCode = false;
   std::vector<std::string> entries;               // --entry: picks one of several definitions of a name
   /// Called with each diagnostic as soon as its translation unit is done (streaming to the user).
   std::function<void(const ir::Diagnostic&)> onDiagnostic;

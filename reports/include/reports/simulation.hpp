@@ -15,6 +15,7 @@
 namespace cats::report {
 
 inline constexpr int kSimulationFormatVersion = 1;
+inline constexpr int kCompilerModelFormatVersion = 1;  // the "compiler_model" section (--explain-model)
 
 enum class GroupBy { Container, Field, Function, Loop, Line, Context };
 std::optional<GroupBy> parseGroupBy(const std::string& text);
@@ -38,7 +39,12 @@ struct SimulationReportInput {
   const cache::HierarchyConfig& config;
   sim::RegisterModel model;
   const sim::CompilationPlan* plan = nullptr;  // the compiler's decisions, when the simulation made them
+  bool explainModel = false;                   // with "plan": also what the compiler model assumed (--explain-model)
 };
+
+/// What "plan" assumed for "contexts", as a tree by function, call and loop with file:line
+/// (reports/compiler_model.cpp; docs/register-model.md).
+std::string compilerModelText(const trace::Trace& contexts, const sim::CompilationPlan& plan);
 
 std::string simulationText(const SimulationReportInput& in, GroupBy by);
 std::string simulationJson(const SimulationReportInput& in);

@@ -97,6 +97,7 @@ struct ContainerPlan {
   std::int64_t sizeBytes = -1;  // -1: unknown
   std::int64_t alignment = 16;
   std::optional<std::uint64_t> fixedAddress;  // --place
+  bool scalar = false;  // a scalar (a stack slot at -O0: docs/register-model.md)
 };
 
 struct Program {
