@@ -38,17 +38,19 @@ for entry in "${cases[@]}"; do
       exe=$work/$example-$n-$opt
       # -fno-inline keeps the kernel a function of its own at -O2, as Cachegrind reports per function;
       # -fno-tree-loop-distribute-patterns keeps zeroing loops in the kernel instead of a memset call.
-      gcc -$opt -fno-inline -fno-tree-loop-distribute-patterns -g -D$macro=$n $extra -o "$exe" $src
+      # The model is told the same flags.
+      flags="-fno-inline -fno-tree-loop-distribute-patterns"
+      gcc -$opt $flags -g -D$macro=$n $extra -o "$exe" $src
       valgrind --tool=cachegrind --cache-sim=yes --D1=$D1 --LL=$LL --I1=$D1 \
         --cachegrind-out-file="$exe.cg" "$exe" >/dev/null 2>&1
       python3 bench/cachegrind_misses.py "$exe.cg" > "$exe.cg.json"
       defs="-D $macro=$n"
       [ -n "$extra" ] && defs="$defs -D ${extra#-D}"
-      "$bin" simulate examples/$example $defs --model $opt --D1=$D1 --LL=$LL --format json -o "$exe.cats.json" 2>/dev/null
+      "$bin" simulate examples/$example $defs -O ${opt#O} --cflags="$flags" --D1=$D1 --LL=$LL --format json -o "$exe.cats.json" 2>/dev/null
       python3 - "$exe.cg.json" "$exe.cats.json" "$kernel" "$example" "$n" "$opt" <<'PY'
 import json, sys
 cg = json.load(open(sys.argv[1]))[sys.argv[3]]
-cats = json.load(open(sys.argv[2]))["by_function"][sys.argv[3]]
+cats = json.load(open(sys.argv[2]))["by_compiled_function"][sys.argv[3]]
 pairs = [("D1mr", "D1", "read_misses"), ("D1mw", "D1", "write_misses"), ("DLmr", "LL", "read_misses"), ("DLmw", "LL", "write_misses")]
 cells = []
 worst = 0.0

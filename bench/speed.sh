@@ -16,8 +16,8 @@ seconds() { /usr/bin/time -f "%e" "$@" 2>&1 >/dev/null | tail -1; }
 gcc -O2 -fno-inline -fno-tree-loop-distribute-patterns -DN="$n" -o "$work/matmul" examples/matmul-heap/matmul.c
 cg=$(seconds valgrind --tool=cachegrind --cache-sim=yes $geometry --I1=32768,8,64 --cachegrind-out-file=/dev/null "$work/matmul")
 native=$(seconds "$work/matmul")
-cats=$(seconds "$bin" simulate examples/matmul-heap -D N="$n" --model O2 $geometry --format json -o "$work/out.json")
-catsClasses=$(seconds "$bin" simulate examples/matmul-heap -D N="$n" --model O2 $geometry --miss-classes --format json -o "$work/out2.json")
+cats=$(seconds "$bin" simulate examples/matmul-heap -D N="$n" -O 2 --cflags="-fno-inline -fno-tree-loop-distribute-patterns" $geometry --format json -o "$work/out.json")
+catsClasses=$(seconds "$bin" simulate examples/matmul-heap -D N="$n" -O 2 --cflags="-fno-inline -fno-tree-loop-distribute-patterns" $geometry --miss-classes --format json -o "$work/out2.json")
 accesses=$(python3 -c "import json; print(json.load(open('$work/out.json'))['accesses'])")
 echo "naive matrix multiply N=$n, -O2 build, D1 32 KiB/8-way, LL 256 KiB/8-way, 64 B lines"
 printf "  %-44s %8s s\n" "native run" "$native"

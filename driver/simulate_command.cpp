@@ -24,8 +24,8 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   cmd->add_option("--unknown-trips", args.unknownTrips, "Iterations of loops whose trip count depends on data")->capture_default_str();
   cmd->add_option("--place", args.place, "Put container NAME at address ADDR (NAME=ADDR, hex with 0x)")->allow_extra_args(false);
   cmd->add_option("--align", args.align, "Align container NAME to BYTES (NAME=BYTES)")->allow_extra_args(false);
-  cmd->add_option("--by", args.by, "Table: container, field, function, loop, line or context")
-      ->check(CLI::IsMember({"container", "field", "function", "loop", "line", "context"}))
+  cmd->add_option("--by", args.by, "Table: container, field, function, compiled-function (inlined code in its caller), loop, line or context")
+      ->check(CLI::IsMember({"container", "field", "function", "compiled-function", "loop", "line", "context"}))
       ->capture_default_str();
   cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");

@@ -7,7 +7,8 @@
 namespace cats::report {
 
 std::optional<GroupBy> parseGroupBy(const std::string& text) {
-  for (GroupBy g : {GroupBy::Container, GroupBy::Field, GroupBy::Function, GroupBy::Loop, GroupBy::Line, GroupBy::Context})
+  for (GroupBy g : {GroupBy::Container, GroupBy::Field, GroupBy::Function, GroupBy::CompiledFunction, GroupBy::Loop, GroupBy::Line,
+                    GroupBy::Context})
     if (toString(g) == text) return g;
   return std::nullopt;
 }
@@ -17,6 +18,7 @@ std::string_view toString(GroupBy g) {
     case GroupBy::Container: return "container";
     case GroupBy::Field: return "field";
     case GroupBy::Function: return "function";
+    case GroupBy::CompiledFunction: return "compiled-function";
     case GroupBy::Loop: return "loop";
     case GroupBy::Line: return "line";
     case GroupBy::Context: return "context";
@@ -36,11 +38,12 @@ bool scopeIsApproximate(const trace::Scope& s) {
   }
 }
 
-std::string keyOf(const trace::Trace& t, const trace::Event& e, GroupBy by) {
+std::string keyOf(const trace::Trace& t, const trace::Event& e, GroupBy by, const sim::CompilationPlan* plan) {
   switch (by) {
     case GroupBy::Container: return t.containers.at(e.container).name;
     case GroupBy::Field: return t.containers.at(e.container).name + (e.field.empty() ? "" : "." + e.field);
     case GroupBy::Function: return t.functionOf(e.scope);
+    case GroupBy::CompiledFunction: return plan ? plan->compiledFunction(t, e.scope) : t.functionOf(e.scope);
     case GroupBy::Loop: {
       auto loop = t.innermostLoop(e.scope);
       if (!loop) return "(outside loops) in " + t.functionOf(e.scope);
@@ -67,12 +70,12 @@ bool eventIsApproximate(const trace::Trace& t, std::size_t event) {
   return false;
 }
 
-std::vector<Group> groupEvents(const trace::Trace& t, const sim::SimulationResult& result, GroupBy by) {
+std::vector<Group> groupEvents(const trace::Trace& t, const sim::SimulationResult& result, GroupBy by, const sim::CompilationPlan* plan) {
   std::map<std::string, Group> groups;
   const std::size_t levels = result.levels.size();
   for (std::size_t e = 0; e < t.events.size() && e < result.byEvent.size(); ++e) {
     if (t.events[e].kind != trace::EventKind::Access) continue;
-    std::string key = keyOf(t, t.events[e], by);
+    std::string key = keyOf(t, t.events[e], by, plan);
     Group& g = groups[key];
     if (g.levels.empty()) {
       g.name = key;

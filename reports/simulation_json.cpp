@@ -21,7 +21,7 @@ ordered_json countsJson(const sim::LevelCounts& c) {
 
 ordered_json groupsJson(const SimulationReportInput& in, GroupBy by) {
   ordered_json out = ordered_json::object();
-  for (const Group& g : groupEvents(in.trace, in.result, by)) {
+  for (const Group& g : groupEvents(in.trace, in.result, by, in.plan)) {
     ordered_json entry;
     for (std::size_t k = 0; k < g.levels.size(); ++k) entry[in.result.levels[k]] = countsJson(g.levels[k]);
     entry["approximate"] = g.approximate;
@@ -66,6 +66,7 @@ std::string simulationJson(const SimulationReportInput& in) {
   }
   root["memory"] = {{"read_bytes", r.memory.readBytes}, {"write_bytes", r.memory.writeBytes}};
   root["by_function"] = groupsJson(in, GroupBy::Function);
+  root["by_compiled_function"] = groupsJson(in, GroupBy::CompiledFunction);
   root["by_container"] = groupsJson(in, GroupBy::Container);
   root["by_field"] = groupsJson(in, GroupBy::Field);
   root["by_loop"] = groupsJson(in, GroupBy::Loop);

@@ -11,6 +11,30 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return whole == 0 ? "-" : fmt::format("{:.2f}%", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
 }
 
+/* One table of the groups "by" makes. */
+std::string groupTable(const SimulationReportInput& in, GroupBy by) {
+  const auto& r = in.result;
+  std::string out = fmt::format("\nBy {} (sorted by {} misses)\n", toString(by), r.levels.empty() ? "" : r.levels[0]);
+  std::string header = fmt::format("  {:<48}", toString(by));
+  for (const auto& name : r.levels) header += fmt::format(" {:>12} {:>12} {:>8}", name + " reads", name + " misses", "miss %");
+  out += header + "\n";
+  for (const Group& g : groupEvents(in.trace, r, by, in.plan)) {
+    std::string name = g.name.size() > 46 ? g.name.substr(0, 45) + "~" : g.name;
+    std::string line = fmt::format("  {:<48}", name + (g.approximate ? " ~" : ""));
+    for (const auto& c : g.levels) line += fmt::format(" {:>12} {:>12} {:>8}", c.accesses(), c.misses(), percent(c.misses(), c.accesses()));
+    out += line + "\n";
+  }
+  return out;
+}
+
+/* Whether inlining moved some code into another function of the binary (then the text
+   report shows both views of functions). */
+bool functionsMove(const SimulationReportInput& in) {
+  for (const auto& d : in.plan->calls)
+    if (d.inlined) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string simulationText(const SimulationReportInput& in, GroupBy by) {
@@ -35,16 +59,8 @@ std::string simulationText(const SimulationReportInput& in, GroupBy by) {
   }
   out += fmt::format("  memory: {} B read, {} B written\n", r.memory.readBytes, r.memory.writeBytes);
 
-  out += fmt::format("\nBy {} (sorted by {} misses)\n", toString(by), r.levels.empty() ? "" : r.levels[0]);
-  std::string header = fmt::format("  {:<48}", toString(by));
-  for (const auto& name : r.levels) header += fmt::format(" {:>12} {:>12} {:>8}", name + " reads", name + " misses", "miss %");
-  out += header + "\n";
-  for (const Group& g : groupEvents(in.trace, r, by)) {
-    std::string name = g.name.size() > 46 ? g.name.substr(0, 45) + "~" : g.name;
-    std::string line = fmt::format("  {:<48}", name + (g.approximate ? " ~" : ""));
-    for (const auto& c : g.levels) line += fmt::format(" {:>12} {:>12} {:>8}", c.accesses(), c.misses(), percent(c.misses(), c.accesses()));
-    out += line + "\n";
-  }
+  out += groupTable(in, by);
+  if (by == GroupBy::Function && in.plan && functionsMove(in)) out += groupTable(in, GroupBy::CompiledFunction);
   if (!r.notes.empty()) {
     out += "\nNotes (\"~\" marks groups a modelled guess went into)\n";
     for (const auto& n : r.notes) out += "  - " + n + "\n";

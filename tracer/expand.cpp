@@ -212,6 +212,7 @@ class Expander {
     s.kind = ScopeKind::Function;
     s.function = summary.function;
     s.loc = summary.loc;
+    s.summary = root;
     std::size_t scope = addScope(std::move(s), 0);
     Activation a;
     a.root = root;
@@ -257,6 +258,8 @@ class Expander {
     }
     Binding b = bind(in.container, a, in.loc);
     Event e = in;
+    e.summary = static_cast<std::size_t>(&in - in_.events.data());
+    e.viaRestrict = in_.containers.at(in.container).isRestrict;
     e.scope = scope;
     e.container = b.container;
     switch (in.kind) {
@@ -289,6 +292,10 @@ class Expander {
     s.start = resolve(in.start, a);
     s.bound = resolve(in.bound, a);
     s.step = resolve(in.step, a);
+    s.summary = in.id;
+    s.sourceStart = in.start;
+    s.sourceBound = in.bound;
+    s.sourceStep = in.step;
     s.varying.clear();
     EnclosingLoop active;
     std::optional<sym::Symbol> summaryIterator;
@@ -324,12 +331,40 @@ class Expander {
 
   void branch(const Scope& in, Activation& a, std::size_t parent) {
     Scope s = in;
+    s.summary = in.id;
     s.condition = in.condition.substitute(a.scalars);
     s.decided = s.condition.evaluate();
     body(in.id, a, addScope(std::move(s), parent));
   }
 
-  void parallel(const Scope& in, Activation& a, std::size_t parent) { body(in.id, a, addScope(in, parent)); }
+  void parallel(const Scope& in, Activation& a, std::size_t parent) {
+    Scope s = in;
+    s.summary = in.id;
+    body(in.id, a, addScope(std::move(s), parent));
+  }
+
+  /* Marks the Call scope at or above "scope" that entered "function" as recursive. */
+  void markReentered(const std::string& function, std::size_t scope) {
+    for (std::optional<std::size_t> s = scope; s; s = out_.scopes[*s].parent) {
+      Scope& here = out_.scopes[*s];
+      if (here.kind == ScopeKind::Call && here.function == function) {
+        here.reentered = true;
+        return;
+      }
+    }
+  }
+
+  /* "s" (a copy of summary Call "in") keeps the callee's integer parameters and what the
+     caller passes for them as its source writes it, for the compiler model. */
+  void recordSourceArguments(const Scope& in, const Scope& callee, Scope& s) const {
+    s.summary = in.id;
+    for (std::size_t i = 0; i < callee.params.size(); ++i) {
+      const SummaryParameter& p = callee.params[i];
+      s.calleeSymbols.push_back(p.isPointer ? std::string() : p.symbol);
+      bool scalar = !p.isPointer && i < in.bindings.size() && in.bindings[i].kind == CallBinding::Kind::Scalar;
+      s.sourceArguments.push_back(scalar ? std::optional<sym::Expr>(in.bindings[i].value) : std::nullopt);
+    }
+  }
 
   void call(const Scope& in, Activation& a, std::size_t parent) {
     auto found = roots_.find(in.function);
@@ -337,10 +372,13 @@ class Expander {
     std::optional<std::size_t> root = found->second;
     if (std::find(callStack_.begin(), callStack_.end(), in.function) != callStack_.end()) {
       diagnose(ir::Severity::Warning, in.loc, "recursive call to '" + in.function + "' is not followed; the result is approximate");
+      markReentered(in.function, parent);
       return;
     }
-    std::size_t scope = addScope(in, parent);
     const Scope& summary = in_.scopes[*root];
+    Scope s = in;
+    recordSourceArguments(in, summary, s);
+    std::size_t scope = addScope(std::move(s), parent);
     Activation inner;
     inner.root = *root;
     for (std::size_t i = 0; i < summary.params.size(); ++i) {

@@ -6,6 +6,7 @@
 #include "sim/compiler.hpp"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace cats::sim::compiler {
@@ -19,6 +20,11 @@ struct CompilerView {
   std::vector<std::optional<std::size_t>> objectOf;
   /// Per event: reached through a `restrict` pointer (promises no other access aliases it).
   std::vector<bool> restrictPointer;
+  /// Per event: the type it reads or writes, qualifiers and signedness dropped ("double", "int").
+  std::vector<std::string> accessTypes;
+  /// Type-based aliasing is on (GCC -O2 and up, Clang -O1 and up, unless -fno-strict-aliasing):
+  /// a `double` access and an `int` access never overlap.
+  bool strictAliasing = false;
 
   /// Whether the compiler must assume access events "a" and "b" may touch the same memory.
   bool mayAlias(const trace::Trace& contexts, std::size_t a, std::size_t b) const;

@@ -17,7 +17,9 @@ namespace cats::report {
 inline constexpr int kSimulationFormatVersion = 1;
 inline constexpr int kCompilerModelFormatVersion = 1;  // the "compiler_model" section (--explain-model)
 
-enum class GroupBy { Container, Field, Function, Loop, Line, Context };
+// CompiledFunction: the function of the binary the code ends up in (inlined code counts in its
+// caller), as a profiler of the binary (Cachegrind) names it; the source function without a plan.
+enum class GroupBy { Container, Field, Function, CompiledFunction, Loop, Line, Context };
 std::optional<GroupBy> parseGroupBy(const std::string& text);
 std::string_view toString(GroupBy g);
 
@@ -28,7 +30,8 @@ struct Group {
 };
 
 /// Events grouped by "by", sorted by misses at the first level, then at the next, then by name.
-std::vector<Group> groupEvents(const trace::Trace& trace, const sim::SimulationResult& result, GroupBy by);
+std::vector<Group> groupEvents(const trace::Trace& trace, const sim::SimulationResult& result, GroupBy by,
+                               const sim::CompilationPlan* plan = nullptr);
 
 /// Whether a modelled guess (a drawn offset, a branch policy, an assumed trip count) went into "event".
 bool eventIsApproximate(const trace::Trace& trace, std::size_t event);

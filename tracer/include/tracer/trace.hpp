@@ -79,6 +79,13 @@ struct Scope {
   std::string sourceIterator;
   std::string iteratorBase;
   std::vector<sym::Expr> varyingSources;
+  // Contexts only, in memory (the trace file does not carry them): what the scope was copied
+  // from, so that the compiler model (sim/compiler) sees values as the source writes them.
+  std::optional<std::size_t> summary;  // the summary scope this one copies
+  std::vector<std::string> calleeSymbols;                 // Call: the callee's integer parameter symbols ("" for a pointer)
+  std::vector<std::optional<sym::Expr>> sourceArguments;  // Call: per callee parameter, the integer argument in the caller's summary symbols
+  sym::Expr sourceStart = 0, sourceBound = 0, sourceStep = 1;  // Loop: the bounds in its function's summary symbols
+  bool reentered = false;  // Call: the callee calls itself again below (the expansion stops there): recursion
 
   std::string label() const;  // "main", "kernel@a.c:12", "loop i", "if@14 then", "parallel@9"
 };
@@ -142,6 +149,9 @@ struct Event {
   ir::AllocFunction function = ir::AllocFunction::Malloc;
   sym::Expr sizeBytes = 0;
   std::int64_t alignment = 0;
+  // Contexts only, in memory: the summary event this one copies (the first, when several fold).
+  std::optional<std::size_t> summary;
+  bool viaRestrict = false;  // Contexts only, in memory: reached through a `restrict` pointer parameter
 };
 
 struct Trace {

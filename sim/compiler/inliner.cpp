@@ -1,0 +1,108 @@
+// The inliner per call site, as GCC 12 and Clang 14 decide it (docs/register-model.md,
+// "Inlining and constants"). Sizes come from FunctionTraits::statements through a calibration
+// measured against both compilers' own reports (-fopt-info-inline, -Rpass=inline).
+#include "inliner.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace cats::sim::compiler {
+
+namespace {
+
+/* GCC's size estimate of a body of "statements" statements and expressions (its "insns"). */
+int gccInsns(std::size_t statements) {
+  return std::max(1, static_cast<int>(std::lround(kGccInsnsPerStatement * static_cast<double>(statements))) - kGccBodyOffset);
+}
+
+/* Clang's inline cost of a body of "statements", before bonuses (5 per IR instruction, less
+   what the call itself costs). */
+int clangCost(std::size_t statements) {
+  return static_cast<int>(std::lround(kClangCostPerStatement * static_cast<double>(statements))) - kClangCallSaving;
+}
+
+struct Verdict {
+  bool inlined = false;
+  std::string reason;
+};
+
+/* The attributes and facts every level and compiler obeys the same way. */
+std::optional<Verdict> fixedVerdict(const trace::Scope& call, const ir::FunctionTraits* traits, const CompilerTarget& target) {
+  if (call.function == "main") return Verdict{false, "main is never inlined"};
+  if (!traits) return Verdict{false, "no body analysed"};
+  if (traits->alwaysInline) return Verdict{true, "always_inline"};
+  if (traits->noInline) return Verdict{false, "noinline"};
+  if (call.reentered) return Verdict{false, "recursive"};
+  if (target.optLevel == 0) return Verdict{false, "-O0 inlines only always_inline functions"};
+  if (!target.inlining) return Verdict{false, "-fno-inline"};
+  return std::nullopt;
+}
+
+std::string sitesText(std::size_t sites) { return "called from " + std::to_string(sites) + (sites == 1 ? " site" : " sites"); }
+
+struct GccLimits {
+  int early;   // early-inlining-insns: growth the early inliner accepts
+  int autoInsns;    // max-inline-insns-auto: functions not declared inline
+  int singleInsns;  // max-inline-insns-single: functions declared inline
+};
+
+GccLimits gccLimits(int optLevel) {
+  if (optLevel >= 3) return {14, 30, 200};
+  return {6, 15, 70};
+}
+
+Verdict gccVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites) {
+  std::size_t n = sites.sites(call.function);
+  int insns = gccInsns(traits.statements);
+  int growth = insns - kGccCallInsns - static_cast<int>(call.calleeSymbols.size());
+  bool cold = call.parent && sites.runsOnce(*call.parent, true);
+  std::string size = std::to_string(traits.statements) + " statements, ~" + std::to_string(insns) + " insns";
+  GccLimits limits = gccLimits(target.optLevel);
+  if (target.optLevel == 1) {
+    bool unlikely = call.parent && sites.runsOnce(*call.parent, false);
+    if (traits.declaredInline && (growth <= 0 || (!unlikely && insns <= limits.singleInsns)))
+      return {true, "declared inline, within max-inline-insns-single " + std::to_string(limits.singleInsns) + " (" + size + ")"};
+    return {false, std::string("-O1 inlines only functions declared inline") + (unlikely ? ", and in main outside loops only those no larger than the call" : "") +
+                       " (" + size + ")"};
+  }
+  if (!cold && growth <= limits.early) return {true, "early inliner: grows the caller by at most " + std::to_string(limits.early) + " insns (" + size + ")"};
+  if (traits.isStatic && n == 1) return {true, "static, called once"};
+  // A cold call (main runs once) gets the limit for functions not declared inline, whatever the keyword says.
+  int limit = traits.declaredInline && !cold ? limits.singleInsns : limits.autoInsns;
+  std::string param = traits.declaredInline && !cold ? "max-inline-insns-single" : "max-inline-insns-auto";
+  std::string where = cold ? "cold call (main runs once): " : "";
+  if (insns <= limit) return {true, where + "small: " + size + " within " + param + " " + std::to_string(limit)};
+  return {false, where + "too large: " + size + " over " + param + " " + std::to_string(limit) + ", " + sitesText(n)};
+}
+
+Verdict clangVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites) {
+  std::size_t n = sites.sites(call.function);
+  int cost = clangCost(traits.statements);
+  int threshold = target.optLevel >= 3 ? 250 : 225;
+  if (traits.declaredInline) threshold = std::max(threshold, 325);
+  std::string size = std::to_string(traits.statements) + " statements";
+  if (traits.isStatic && n == 1) return {true, "last call to a static function (cost " + std::to_string(cost) + " - 15000)"};
+  std::string verdict = "cost " + std::to_string(cost) + (cost < threshold ? " < " : " >= ") + "threshold " + std::to_string(threshold) + " (" + size + ")";
+  return {cost < threshold, verdict};
+}
+
+}  // namespace
+
+std::vector<CallDecision> decideInlining(const CallSites& sites, const CompilerTarget& target) {
+  std::vector<CallDecision> decisions;
+  for (const trace::Scope& s : sites.contexts.scopes) {
+    if (s.kind != trace::ScopeKind::Call) continue;
+    auto found = sites.contexts.functions.find(s.function);
+    const ir::FunctionTraits* traits = found == sites.contexts.functions.end() ? nullptr : &found->second;
+    std::optional<Verdict> verdict = fixedVerdict(s, traits, target);
+    if (!verdict) verdict = target.compiler == CompilerKind::Gcc ? gccVerdict(s, *traits, target, sites) : clangVerdict(s, *traits, target, sites);
+    CallDecision d;
+    d.scope = s.id;
+    d.inlined = verdict->inlined;
+    d.reason = std::move(verdict->reason);
+    decisions.push_back(std::move(d));
+  }
+  return decisions;
+}
+
+}  // namespace cats::sim::compiler
