@@ -101,15 +101,17 @@ sim::ReportedDecisions reportOf(const std::string& compiler, const std::string& 
 
 TEST_CASE("GCC 12's -fopt-info lines read into loops and calls", "[compile-cmd]") {
   sim::ReportedDecisions r = parse(kGccV);
-  REQUIRE(r.loops.size() == 7);  // five vectorised copies, one versioning line, one missed loop; SLP and statements skipped
+  REQUIRE(r.loops.size() == 8);  // five vectorised copies, one versioning line, one SLP statement, one missed loop
   CHECK(r.loops[0].loc == ir::SourceLoc{"v.c", 2, 21});
   CHECK(r.loops[0].vectorized);
   CHECK(r.loops[0].vectorBytes == 16);
   CHECK(r.loops[1].versioned);
   CHECK(r.loops[2].vectorBytes == 8);
-  CHECK(r.loops[5].loc == ir::SourceLoc{"v.c", 12, 21});
-  CHECK_FALSE(r.loops[5].vectorized);
-  CHECK(r.loops[6].loc.column == 51);
+  CHECK(r.loops[4].straightLine);
+  CHECK(r.loops[4].loc == ir::SourceLoc{"v.c", 9, 40});
+  CHECK(r.loops[6].loc == ir::SourceLoc{"v.c", 12, 21});
+  CHECK_FALSE(r.loops[6].vectorized);
+  CHECK(r.loops[7].loc.column == 51);
   REQUIRE(r.calls.size() == 2);
   CHECK(r.calls[0].callee == "axpy");
   CHECK(r.calls[0].caller == "main");
@@ -217,6 +219,37 @@ TEST_CASE("reported loops and calls override the model where they speak, by posi
   }
   for (const sim::CallDecision& d : partly.calls) CHECK(d.source == sim::DecisionSource::Model);
   CHECK(partly.notes[0].find("1 loop decision(s) from the compiler's report, 3 from the model") != std::string::npos);
+}
+
+TEST_CASE("an SLP report marks the reported loop around its statement", "[compile-cmd]") {
+  // clang-14 -O2 -c s.c '-Rpass=loop-vectorize|slp-vectorizer|inline' ... (both copies of the loop)
+  const char* const report = R"(s.c:7:3: remark: 'scale' inlined into 'main' with (cost=20, threshold=225) at callsite main:1:3; [-Rpass=inline]
+s.c:4:3: remark: vectorized loop (vectorization width: 2, interleaved count: 1) [-Rpass=loop-vectorize]
+s.c:4:40: remark: Stores SLP vectorized with cost -3 and with tree size 4 [-Rpass=slp-vectorizer]
+s.c:4:3: remark: vectorized loop (vectorization width: 2, interleaved count: 1) [-Rpass=loop-vectorize]
+)";
+  trace::Trace t = test::analyzeSource(R"(struct P { double x, y; };
+struct P pts[1000];
+void scale(struct P *p, int n, double a) {
+  for (int i = 0; i < n; i++) { p[i].x *= a; p[i].y *= a; }
+}
+int main(int argc, char **argv) {
+  scale(pts, argc * 100, 2.0);
+  return 0;
+}
+)");
+  sim::ReportedDecisions r = parse(renamed(report, "s.c", t.files.at(0)));
+  REQUIRE(r.loops.size() == 3);
+  CHECK(r.loops[1].straightLine);
+  auto target = std::get<sim::CompilerTarget>(sim::parseCompilerTarget("clang", "2", ""));
+  sim::CompilationPlan plan = sim::planCompilation(t, target, &r);
+  const sim::LoopDecision& loop = loopAt(t, plan, 4, 3);
+  CHECK(loop.source == sim::DecisionSource::Report);
+  CHECK(loop.vectorFactor == 2);
+  CHECK(loop.interleave == 1);
+  CHECK(loop.slp);
+  CHECK(loop.reason.find("Stores SLP vectorized") != std::string::npos);
+  CHECK(plan.notes.at(0).find("1 loop decision(s) from the compiler's report, 0 from the model") != std::string::npos);
 }
 
 namespace {

@@ -32,6 +32,13 @@ class FileKeys {
   std::map<std::string, std::string> keys_;
 };
 
+/* The decision of "scope" in "decisions" (sorted by scope), if any. */
+template <typename Decision>
+Decision* decisionOf(std::vector<Decision>& decisions, std::size_t scope) {
+  auto it = std::lower_bound(decisions.begin(), decisions.end(), scope, [](const Decision& d, std::size_t s) { return d.scope < s; });
+  return it != decisions.end() && it->scope == scope ? &*it : nullptr;
+}
+
 using Position = std::tuple<std::string, unsigned, unsigned>;  // file key, line, column
 
 /* What all reported copies of one loop say together. */
@@ -109,6 +116,7 @@ void applyLoops(const trace::Trace& contexts, const ReportedDecisions& reported,
   auto lines = loopsByLine(contexts, files);
   std::map<Position, LoopVerdict> verdicts;
   for (const ReportedLoop& loop : reported.loops) {
+    if (loop.straightLine) continue;
     auto line = lines.find({files.key(loop.loc.file), loop.loc.line});
     std::optional<unsigned> column = line == lines.end() ? std::nullopt : loopColumn(line->second, loop.loc.column);
     if (!column) {
@@ -120,12 +128,31 @@ void applyLoops(const trace::Trace& contexts, const ReportedDecisions& reported,
   std::map<std::size_t, std::int64_t> elements = verdicts.empty() ? std::map<std::size_t, std::int64_t>() : elementBytes(contexts);
   for (const auto& [position, verdict] : verdicts)
     for (std::size_t scope : lines[{std::get<0>(position), std::get<1>(position)}][std::get<2>(position)])
-      for (LoopDecision& d : plan.loops)
-        if (d.scope == scope) decideLoop(verdict, elements.count(scope) ? elements[scope] : 4, d);
+      if (LoopDecision* d = decisionOf(plan.loops, scope)) decideLoop(verdict, elements.count(scope) ? elements[scope] : 4, *d);
   use.loopsFromReport = verdicts.size();
   std::size_t loops = 0;
   for (const auto& [line, columns] : lines) loops += columns.size();
   use.loopsFromModel = loops - verdicts.size();
+}
+
+/* SLP reports name a statement: the loops around accesses on its line pack their body into
+   vectors. Only loops the report decides take it, so that a Model decision stays the model's. */
+void applyStraightLine(const trace::Trace& contexts, const ReportedDecisions& reported, CompilationPlan& plan, FileKeys& files) {
+  std::map<std::pair<std::string, unsigned>, const ReportedLoop*> statements;
+  for (const ReportedLoop& loop : reported.loops)
+    if (loop.straightLine) statements.try_emplace({files.key(loop.loc.file), loop.loc.line}, &loop);
+  if (statements.empty()) return;
+  for (const trace::Event& e : contexts.events) {
+    if (e.kind != trace::EventKind::Access) continue;
+    auto statement = statements.find({files.key(e.loc.file), e.loc.line});
+    std::optional<std::size_t> loop = statement == statements.end() ? std::nullopt : contexts.innermostLoop(e.scope);
+    if (!loop) continue;
+    LoopDecision* d = decisionOf(plan.loops, *loop);
+    if (d && d->source == DecisionSource::Report && !d->slp) {
+      d->slp = true;
+      d->reason += "; straight-line code packed: " + statement->second->text;
+    }
+  }
 }
 
 void applyCalls(const trace::Trace& contexts, const ReportedDecisions& reported, CompilationPlan& plan, FileKeys& files, ReportUse& use) {
@@ -145,12 +172,11 @@ void applyCalls(const trace::Trace& contexts, const ReportedDecisions& reported,
   }
   for (const auto& [site, call] : verdicts)
     for (std::size_t scope : sites[site])
-      for (CallDecision& d : plan.calls)
-        if (d.scope == scope) {
-          d.inlined = call->inlined;
-          d.reason = "the compiler's report: " + call->text;
-          d.source = DecisionSource::Report;
-        }
+      if (CallDecision* d = decisionOf(plan.calls, scope)) {
+        d->inlined = call->inlined;
+        d->reason = "the compiler's report: " + call->text;
+        d->source = DecisionSource::Report;
+      }
   use.callsFromReport = verdicts.size();
   use.callsFromModel = sites.size() - verdicts.size();
 }
@@ -161,6 +187,7 @@ ReportUse applyReportedDecisions(const trace::Trace& contexts, const ReportedDec
   FileKeys files;
   ReportUse use;
   applyLoops(contexts, reported, plan, files, use);
+  applyStraightLine(contexts, reported, plan, files);
   applyCalls(contexts, reported, plan, files, use);
   return use;
 }

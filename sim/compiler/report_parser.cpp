@@ -12,7 +12,7 @@ std::vector<std::string> reportFlags(CompilerKind kind) {
   if (kind == CompilerKind::Gcc)
     return {"-fopt-info-vec-optimized", "-fopt-info-vec-missed", "-fopt-info-inline-optimized", "-fopt-info-inline-missed",
             "-fdiagnostics-color=never"};
-  return {"-Rpass=loop-vectorize|inline", "-Rpass-missed=loop-vectorize|inline", "-fno-caret-diagnostics", "-fno-color-diagnostics"};
+  return {"-Rpass=loop-vectorize|slp-vectorizer|inline", "-Rpass-missed=loop-vectorize|inline", "-fno-caret-diagnostics", "-fno-color-diagnostics"};
 }
 
 namespace {
@@ -113,7 +113,8 @@ ReportedLoop loopAt(const Line& line, std::string_view text) {
 }
 
 /* GCC 12: "loop vectorized using 16 byte vectors", " loop versioned for vectorization because
-   of possible aliasing", "couldn't vectorize loop"; "Inlining f/3 into main/7.", "Inlined f/3
+   of possible aliasing", "couldn't vectorize loop", "basic block part vectorized using 16 byte
+   vectors" (SLP, at a statement); "Inlining f/3 into main/7.", "Inlined f/3
    into main/7 which now has ...", "not inlinable: main/7 -> f/3, REASON". */
 void readGcc(const Line& line, std::string_view text, ReportedDecisions& into) {
   std::string_view m = line.message;
@@ -128,6 +129,11 @@ void readGcc(const Line& line, std::string_view text, ReportedDecisions& into) {
     loop.vectorized = true;
     loop.versioned = loop.saysVersioning = true;
     into.loops.push_back(std::move(loop));
+  } else if (line.kind == "optimized" && startsWith(m, "basic block part vectorized using ")) {
+    ReportedLoop statement = loopAt(line, text);
+    statement.straightLine = true;
+    statement.vectorBytes = numberAfter(m, "using ");
+    into.loops.push_back(std::move(statement));
   } else if (line.kind == "missed" && startsWith(m, "couldn't vectorize loop")) {
     ReportedLoop loop = loopAt(line, text);
     loop.saysVersioning = true;
@@ -152,7 +158,8 @@ void readGcc(const Line& line, std::string_view text, ReportedDecisions& into) {
 
 /* Clang 14: "vectorized loop (vectorization width: 4, interleaved count: 2)", "interleaved loop
    (interleaved count: 2)", "loop not vectorized...", "the cost-model indicates that vectorization
-   is not beneficial"; "'f' inlined into 'main' with (cost=...)", "'f' not inlined into 'main'
+   is not beneficial", "Stores SLP vectorized with cost -3 and with tree size 4" (at a statement);
+   "'f' inlined into 'main' with (cost=...)", "'f' not inlined into 'main'
    because ...". */
 void readClang(const Line& line, std::string_view text, ReportedDecisions& into) {
   std::string_view m = line.message;
@@ -167,6 +174,10 @@ void readClang(const Line& line, std::string_view text, ReportedDecisions& into)
     loop.vectorFactor = 1;
     loop.interleave = numberAfter(m, "interleaved count: ");
     into.loops.push_back(std::move(loop));
+  } else if (m.find("SLP vectorized with cost") != std::string_view::npos || startsWith(m, "Vectorized horizontal reduction")) {
+    ReportedLoop statement = loopAt(line, text);
+    statement.straightLine = true;
+    into.loops.push_back(std::move(statement));
   } else if (startsWith(m, "loop not vectorized") || startsWith(m, "the cost-model indicates that vectorization is not beneficial")) {
     into.loops.push_back(loopAt(line, text));
   } else if (startsWith(m, "'")) {
