@@ -105,6 +105,12 @@ std::optional<std::string_view> quoted(std::string_view text, std::size_t& from)
   return text.substr(open + 1, close - open - 1);
 }
 
+/* A call line, unless it names no callee (a line cut in the wrong places). */
+void addCall(ReportedDecisions& into, const ir::SourceLoc& loc, std::string caller, std::string callee, bool inlined, std::string_view text) {
+  if (callee.empty()) return;
+  into.calls.push_back({loc, std::move(caller), std::move(callee), inlined, std::string(text)});
+}
+
 ReportedLoop loopAt(const Line& line, std::string_view text) {
   ReportedLoop loop;
   loop.loc = line.loc;
@@ -144,15 +150,13 @@ void readGcc(const Line& line, std::string_view text, ReportedDecisions& into) {
     if (into_ == std::string_view::npos || into_ == 0) return;
     std::string_view caller = rest.substr(into_ + 6);
     caller = caller.substr(0, caller.find_first_of(" ."));
-    into.calls.push_back({line.loc, sourceName(caller), sourceName(rest.substr(0, into_)), true, std::string(text)});
+    addCall(into, line.loc, sourceName(caller), sourceName(rest.substr(0, into_)), true, text);
   } else if (line.kind == "missed" && startsWith(m, "not inlinable: ")) {
     std::string_view edge = m.substr(15);
     auto arrow = edge.find(" -> ");
     if (arrow == std::string_view::npos || arrow == 0) return;
     std::string_view callee = edge.substr(arrow + 4);
-    callee = callee.substr(0, callee.find(','));
-    if (callee.empty()) return;
-    into.calls.push_back({line.loc, sourceName(edge.substr(0, arrow)), sourceName(callee), false, std::string(text)});
+    addCall(into, line.loc, sourceName(edge.substr(0, arrow)), sourceName(callee.substr(0, callee.find(','))), false, text);
   }
 }
 
@@ -189,7 +193,7 @@ void readClang(const Line& line, std::string_view text, ReportedDecisions& into)
     if (!inlined && !startsWith(rest, " not inlined into ")) return;
     auto caller = quoted(m, at);
     if (!caller) return;
-    into.calls.push_back({line.loc, std::string(*caller), std::string(*callee), inlined, std::string(text)});
+    addCall(into, line.loc, std::string(*caller), std::string(*callee), inlined, text);
   }
 }
 
