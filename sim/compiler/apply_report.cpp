@@ -6,6 +6,8 @@
 // since the copies the contexts trace follows from main are the inlined ones GCC optimises best.
 #include "sim/compiler_report.hpp"
 
+#include "symbolic/expr.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -73,9 +75,19 @@ std::map<std::size_t, std::int64_t> elementBytes(const trace::Trace& contexts) {
   return smallest;
 }
 
-/* "d" as "verdict" says; "element" is the smallest access of the loop's body (4 bytes when it has none). */
-void decideLoop(const LoopVerdict& verdict, std::int64_t element, LoopDecision& d) {
-  int before = d.vectorFactor * d.interleave;
+/* Iterations of "loop" when its start, bound and step are numbers in the contexts trace. */
+std::optional<std::int64_t> tripsOf(const trace::Scope& loop) {
+  auto start = sym::toInteger(loop.start), bound = sym::toInteger(loop.bound), step = sym::toInteger(loop.step);
+  if (!start || !bound || !step || *step <= 0) return std::nullopt;
+  std::int64_t end = *bound + (loop.comparison == ir::Comparison::LessEqual ? 1 : 0);
+  if (loop.comparison != ir::Comparison::Less && loop.comparison != ir::Comparison::LessEqual) return std::nullopt;
+  return end <= *start ? 0 : (end - *start + *step - 1) / *step;
+}
+
+/* "d" (of "loop") as "verdict" says; "element" is the smallest access of the loop's body (4
+   bytes when it has none). A vectorised loop keeps a scalar epilogue unless its trip count is
+   known here and a multiple of the iterations one vector iteration does. */
+void decideLoop(const LoopVerdict& verdict, std::int64_t element, const trace::Scope& loop, LoopDecision& d) {
   d.source = DecisionSource::Report;
   d.reason = "the compiler's report: " + verdict.text;
   d.replacedBy.clear();
@@ -91,7 +103,8 @@ void decideLoop(const LoopVerdict& verdict, std::int64_t element, LoopDecision& 
   d.vectorFactor = std::max(factor, 1);
   d.interleave = std::max(verdict.interleave, 1);
   if (verdict.saysVersioning) d.runtimeAliasCheck = verdict.versioned;
-  if (d.vectorFactor * d.interleave != before) d.scalarEpilogue = !d.constantTrips;
+  std::optional<std::int64_t> trips = tripsOf(loop);
+  d.scalarEpilogue = !trips || *trips % (d.vectorFactor * d.interleave) != 0;
 }
 
 /* Loop scopes of "contexts" by (file key, line), each line's loops by their column. */
@@ -128,7 +141,7 @@ void applyLoops(const trace::Trace& contexts, const ReportedDecisions& reported,
   std::map<std::size_t, std::int64_t> elements = verdicts.empty() ? std::map<std::size_t, std::int64_t>() : elementBytes(contexts);
   for (const auto& [position, verdict] : verdicts)
     for (std::size_t scope : lines[{std::get<0>(position), std::get<1>(position)}][std::get<2>(position)])
-      if (LoopDecision* d = decisionOf(plan.loops, scope)) decideLoop(verdict, elements.count(scope) ? elements[scope] : 4, *d);
+      if (LoopDecision* d = decisionOf(plan.loops, scope)) decideLoop(verdict, elements.count(scope) ? elements[scope] : 4, contexts.scopes[scope], *d);
   use.loopsFromReport = verdicts.size();
   std::size_t loops = 0;
   for (const auto& [line, columns] : lines) loops += columns.size();

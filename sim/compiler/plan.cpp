@@ -23,7 +23,7 @@ void notePlanSources(const ReportUse& use, const ReportedDecisions& reported, Co
                      std::to_string(use.loopsFromModel) + " from the model; " + std::to_string(use.callsFromReport) +
                      " call decision(s) from the compiler's report, " + std::to_string(use.callsFromModel) + " from the model";
   if (use.unmatchedLoops + use.unmatchedCalls > 0)
-    text += " (" + std::to_string(use.unmatchedLoops + use.unmatchedCalls) + " reported position(s) outside the analysed code)";
+    text += " (" + std::to_string(use.unmatchedLoops + use.unmatchedCalls) + " reported position(s) name no analysed loop or call)";
   plan.notes.push_back(std::move(text));
 }
 
