@@ -54,7 +54,8 @@ std::variant<std::vector<std::string>, std::string> splitCommand(const std::stri
 namespace {
 
 /* Words of the user's command that name inputs or outputs of its own build, which each run
-   replaces with one analysed source and a temporary object file. */
+   replaces with one analysed source and a temporary object file; and -flto, with which a -c
+   compile stops before the optimisers and reports nothing. */
 bool isInputFile(const std::string& word) {
   if (word.empty() || word[0] == '-') return false;
   for (const char* ext : {".c", ".i", ".o", ".a", ".so", ".cc", ".cpp"}) {
@@ -69,7 +70,7 @@ std::vector<std::string> compilerFlags(const std::vector<std::string>& words) {
   for (std::size_t i = 1; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == "-o") ++i;
-    else if (w == "-c" || w == "-S" || w == "-E" || w.rfind("-o", 0) == 0 || isInputFile(w)) continue;
+    else if (w == "-c" || w == "-S" || w == "-E" || w.rfind("-o", 0) == 0 || w.rfind("-flto", 0) == 0 || isInputFile(w)) continue;
     else kept.push_back(w);
   }
   return kept;

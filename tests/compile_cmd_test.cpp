@@ -222,6 +222,51 @@ TEST_CASE("reported loops and calls override the model where they speak, by posi
   CHECK(partly.notes[0].find("1 loop decision(s) from the compiler's report, 3 from the model") != std::string::npos);
 }
 
+TEST_CASE("GCC -O2 on the issue's matrix multiply: the kernel inlined, the j loop vectorised around a scalar k loop", "[compile-cmd]") {
+  // gcc -O2 -c mm.c -fopt-info-vec-optimized -fopt-info-vec-missed -fopt-info-inline-optimized -fopt-info-inline-missed
+  const char* const report = R"(mm.c:16:3: missed:   not inlinable: main/23 -> printf/25, function body not available
+mm.c:15:3: optimized:  Inlined multiply.constprop/27 into main/23 which now has time 9816.887466 and size 59, net change of -8.
+mm.c:4:21: missed: couldn't vectorize loop
+mm.c:4:21: missed: not vectorized: multiple nested loops.
+mm.c:5:23: optimized: loop vectorized using 16 byte vectors
+mm.c:7:25: missed: couldn't vectorize loop
+mm.c:7:25: missed: outer-loop already vectorized.
+mm.c:14:21: optimized: loop vectorized using 16 byte vectors
+)";
+  trace::Trace t = test::analyzeSource(R"(#include <stdlib.h>
+#include <stdio.h>
+static void multiply(int n, const double *a, const double *b, double *c) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double s = 0;
+      for (int k = 0; k < n; k++) s += a[i * n + k] * b[k * n + j];
+      c[i * n + j] = s;
+    }
+}
+int main(void) {
+  int n = 500;
+  double *a = malloc(sizeof(double) * n * n), *b = malloc(sizeof(double) * n * n), *c = malloc(sizeof(double) * n * n);
+  for (int i = 0; i < n * n; i++) { a[i] = i; b[i] = 2 * i; }
+  multiply(n, a, b, c);
+  printf("%f\n", c[7]);
+  free(a); free(b); free(c);
+  return 0;
+}
+)");
+  sim::ReportedDecisions r = parse(renamed(report, "mm.c", t.files.at(0)));
+  r.command = "gcc -O2";
+  auto target = std::get<sim::CompilerTarget>(sim::parseCompilerTarget("gcc", "2", ""));
+  sim::CompilationPlan plan = sim::planCompilation(t, target, &r);
+  CHECK(callOf(t, plan, "multiply").inlined);
+  CHECK(callOf(t, plan, "multiply").source == sim::DecisionSource::Report);
+  CHECK(loopAt(t, plan, 4, 3).vectorFactor == 1);
+  CHECK(loopAt(t, plan, 5, 5).vectorFactor == 2);  // 16 byte vectors over c[i * n + j], 8 bytes
+  CHECK(loopAt(t, plan, 7, 7).vectorFactor == 1);
+  CHECK(loopAt(t, plan, 14, 3).vectorFactor == 2);
+  for (const sim::LoopDecision& d : plan.loops) CHECK(d.source == sim::DecisionSource::Report);
+  CHECK(plan.notes.at(0).find("(1 reported position(s) name no analysed loop or call)") != std::string::npos);  // printf
+}
+
 TEST_CASE("an SLP report marks the reported loop around its statement", "[compile-cmd]") {
   // clang-14 -O2 -c s.c '-Rpass=loop-vectorize|slp-vectorizer|inline' ... (both copies of the loop)
   const char* const report = R"(s.c:7:3: remark: 'scale' inlined into 'main' with (cost=20, threshold=225) at callsite main:1:3; [-Rpass=inline]
@@ -328,6 +373,8 @@ TEST_CASE("simulate --compile-cmd says which decisions came from the compiler", 
   CHECK(r.out.find("`gcc -O2 -march=x86-64-v3 -o prog " + file + "`: 1 loop decision(s) from the compiler's report, 0 from the model") !=
         std::string::npos);
   CHECK(r.out.find("approximate") == std::string::npos);
+  auto lto = test::runCli("simulate '" + file + "' --compile-cmd 'gcc -O2 -flto=auto'");
+  CHECK(lto.out.find("1 loop decision(s) from the compiler's report, 0 from the model") != std::string::npos);
   auto json = test::runCli("simulate '" + file + "' --format json --compile-cmd 'gcc -O2'");
   CHECK(json.out.find("loop decision(s) from the compiler's report") != std::string::npos);
 }
