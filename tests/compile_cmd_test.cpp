@@ -379,7 +379,7 @@ TEST_CASE("simulate --compile-cmd says which decisions came from the compiler", 
   CHECK(json.out.find("loop decision(s) from the compiler's report") != std::string::npos);
 }
 
-TEST_CASE("--compile-cmd: a missing, failing or babbling compiler warns and leaves the model to decide", "[compile-cmd][cli]") {
+TEST_CASE("a missing, failing or babbling compiler under --compile-cmd warns and leaves the model to decide", "[compile-cmd][cli]") {
   std::string dir = test::tempDir();
   std::string file = test::writeFile(dir, "plain.c", kPlain);
 
