@@ -55,7 +55,7 @@ class Compiler {
         addEvent(item.index, program_.statics);
       }
     }
-    if (options_.model == RegisterModel::O2) applyRegisterModel(program_.body);
+    if (options_.model == RegisterModel::O2) applyPlan();
     return std::move(program_);
   }
 
@@ -66,6 +66,26 @@ class Compiler {
   FormulaScope scope_;
   Program program_;
   std::vector<std::vector<Item>> children_;
+
+  /* The compiler's decisions (the given plan, or GCC -O2's) applied to the program. */
+  void applyPlan() {
+    std::optional<CompilationPlan> own;
+    if (!options_.plan) own = planCompilation(trace_, std::get<CompilerTarget>(parseCompilerTarget("gcc", "2", "")));
+    RegisterPlan registers;
+    registers.plan = options_.plan ? options_.plan : &*own;
+    for (const AccessDecision& d : registers.plan->accesses) {
+      auto tag = static_cast<std::uint32_t>(d.event);
+      if (d.kind == AccessDecision::Kind::Merged) registers.merged.insert(tag);
+      if (d.kind != AccessDecision::Kind::Promoted || !d.loop) continue;
+      for (std::optional<std::size_t> s = trace_.events[d.event].scope; s; s = trace_.scopes[*s].parent) {
+        if (trace_.scopes[*s].kind == trace::ScopeKind::Loop) registers.promotedOutOf[tag].push_back(*s);
+        if (*s == *d.loop) break;
+      }
+    }
+    std::vector<std::string> notes;
+    applyRegisterModel(program_.body, registers, notes);
+    for (const std::string& text : notes) note(text);
+  }
 
   void bindParameters() {
     for (const auto& [name, value] : trace_.defaults) scope_.parameters[name] = value;
@@ -234,6 +254,7 @@ class Compiler {
     if (depth >= kMaxSlots) throw BindingError("loops nested deeper than " + std::to_string(kMaxSlots) + " at " + where(scope));
     LoopOp loop;
     loop.slot = depth;
+    loop.scope = scope;
     const LoopDecision* decision = options_.plan ? options_.plan->loop(scope) : nullptr;
     loop.staticTrips = decision ? decision->constantTrips : s.staticBounds;
     program_.slots = std::max(program_.slots, depth + 1);

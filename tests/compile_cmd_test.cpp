@@ -194,6 +194,8 @@ TEST_CASE("reported loops and calls override the model where they speak, by posi
   CHECK(outer.vectorFactor == 1);
   CHECK(inner.source == sim::DecisionSource::Report);
   CHECK(inner.vectorFactor == 4);  // 16 byte vectors of 4-byte floats
+  CHECK(inner.vectorBytes == 16);
+  CHECK(outer.vectorBytes == 0);
   CHECK(inner.reason.find("loop vectorized using 16 byte vectors") != std::string::npos);
   CHECK_FALSE(inner.scalarEpilogue);  // 100 iterations, 4 per vector iteration
   const sim::LoopDecision& axpy = loopAt(t, plan, 2, 3);
@@ -292,6 +294,7 @@ int main(int argc, char **argv) {
   const sim::LoopDecision& loop = loopAt(t, plan, 4, 3);
   CHECK(loop.source == sim::DecisionSource::Report);
   CHECK(loop.vectorFactor == 2);
+  CHECK(loop.vectorBytes == 16);  // width 2 of 8-byte doubles
   CHECK(loop.interleave == 1);
   CHECK(loop.slp);
   CHECK(loop.scalarEpilogue);  // argc * 100 iterations: not known when compiling

@@ -91,8 +91,10 @@ void decideLoop(const LoopVerdict& verdict, std::int64_t element, const trace::S
   d.source = DecisionSource::Report;
   d.reason = "the compiler's report: " + verdict.text;
   d.replacedBy.clear();
+  d.slp = false;  // the report says SLP where there is any (applyStraightLine)
   if (!verdict.vectorized) {
     d.vectorFactor = 1;
+    d.vectorBytes = 0;
     d.interleave = std::max(verdict.interleave, 1);
     d.runtimeAliasCheck = false;
     d.scalarEpilogue = false;
@@ -101,6 +103,7 @@ void decideLoop(const LoopVerdict& verdict, std::int64_t element, const trace::S
   int factor = verdict.factor;
   if (factor <= 0 && verdict.bytes > 0) factor = static_cast<int>(std::max<std::int64_t>(verdict.bytes / element, 1));
   d.vectorFactor = std::max(factor, 1);
+  d.vectorBytes = verdict.bytes > 0 ? verdict.bytes : static_cast<int>(d.vectorFactor * element);
   d.interleave = std::max(verdict.interleave, 1);
   if (verdict.saysVersioning) d.runtimeAliasCheck = verdict.versioned;
   std::optional<std::int64_t> trips = tripsOf(loop);

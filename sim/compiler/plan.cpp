@@ -3,7 +3,7 @@
 #include "sim/compiler.hpp"
 #include "sim/compiler_report.hpp"
 
-#include "view.hpp"
+#include "loops.hpp"
 
 #include <algorithm>
 
@@ -50,6 +50,7 @@ CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarg
   plan.target = target;
   plan.calls = std::move(view.calls);
   plan.loops = std::move(view.loops);
+  compiler::decideLoops(contexts, view, plan);
   if (reported) notePlanSources(applyReportedDecisions(contexts, *reported, plan), *reported, plan);
   return plan;
 }

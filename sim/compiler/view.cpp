@@ -34,7 +34,8 @@ CompilerView viewOfCompiler(const trace::Trace& contexts, const CompilerTarget& 
   view.restrictPointer.resize(contexts.events.size());
   for (std::size_t e = 0; e < contexts.events.size(); ++e) {
     const trace::Container& c = contexts.containers[contexts.events[e].container];
-    if (c.kind != ir::ContainerKind::Pointee) view.objectOf[e] = c.id;
+    bool behindPointer = c.kind == ir::ContainerKind::Pointee || c.kind == ir::ContainerKind::Parameter;  // an entry's pointer parameters may overlap
+    if (!behindPointer) view.objectOf[e] = c.id;
     view.restrictPointer[e] = c.isRestrict;
   }
   return view;

@@ -56,11 +56,13 @@ struct LoopDecision {
   std::size_t scope = 0;
   bool constantTrips = false;      // trip count known when compiling (own constants, inlining, constant propagation)
   std::string tripsReason;         // why (not): "bound n is a parameter of multiply, which is not inlined"
-  int vectorFactor = 1;            // source iterations per vector iteration (1: scalar)
+  int vectorFactor = 1;            // source iterations per vector iteration (1: scalar, or SLP of one iteration)
+  int vectorBytes = 0;             // the vector size used (GCC falls back to 16 on AVX2 when 32 does not fit); 0: scalar
   int interleave = 1;              // vector iterations unrolled together (Clang)
   bool runtimeAliasCheck = false;  // versioned: a run-time overlap check selects the vector loop
   bool scalarEpilogue = false;     // trips % (vectorFactor * interleave) iterations run scalar after it
   bool slp = false;                // straight-line code of the body packed into vectors
+  bool inOrderReduction = false;   // a floating-point reduction kept in source order (GCC's fold-left): loads stay scalar
   std::string replacedBy;          // "memset" or "memcpy": the loop became a library call
   std::string reason;              // why (not) vectorised, in words
   DecisionSource source = DecisionSource::Model;

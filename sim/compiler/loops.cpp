@@ -1,0 +1,449 @@
+// The loop decisions of GCC 12 and Clang 14 (docs/register-model.md, "Vectorisation: GCC",
+// "Vectorisation: Clang", "Promotion and reloads"), made on the contexts trace with the
+// compiler's view of aliasing: promotion or reload of invariant accesses first, then, per loop
+// nest, the innermost loop the target's vectoriser takes.
+#include "loops.hpp"
+
+#include <ginac/ginac.h>
+
+#include <algorithm>
+#include <set>
+
+namespace cats::sim::compiler {
+
+namespace {
+
+/// What one loop scope holds, as the vectoriser looks at it.
+struct LoopFacts {
+  std::vector<std::size_t> accesses;  // access events anywhere below it
+  bool blocked = false;               // a branch, a real call or an opaque loop below it
+  std::string blockedWhy;
+  std::optional<std::int64_t> trips;  // known here: numbers, or parameters with values
+  bool unitStep = false;
+};
+
+class LoopDecider {
+ public:
+  LoopDecider(const trace::Trace& t, const CompilerView& v, CompilationPlan& p) : trace_(t), view_(v), plan_(p) {}
+
+  void run() {
+    bindValues();
+    collectFacts();
+    decidePromotion();
+    for (std::size_t s = 0; s < trace_.scopes.size(); ++s)
+      if (isNestRoot(s)) vectorizeNest(s);
+  }
+
+ private:
+  const trace::Trace& trace_;
+  const CompilerView& view_;
+  CompilationPlan& plan_;
+  GiNaC::exmap values_;
+  std::vector<LoopFacts> facts_;                        // by scope id (non-loops empty)
+  std::vector<std::optional<std::size_t>> promotedOut_;  // per event: outermost loop it is promoted out of
+  std::vector<std::optional<std::size_t>> reloadedIn_;   // per event: loop it is reloaded in
+
+  const CompilerTarget& target() const { return plan_.target; }
+
+  LoopDecision& decision(std::size_t scope) {
+    auto it = std::find_if(plan_.loops.begin(), plan_.loops.end(), [&](const LoopDecision& d) { return d.scope == scope; });
+    return *it;
+  }
+
+  /* Values of parameters the program or the command line fixes (-D, initialised globals). */
+  void bindValues() {
+    for (const auto& [name, value] : trace_.defaults)
+      if (auto s = trace_.context.find(name)) values_[*s] = GiNaC::numeric(static_cast<long>(value));
+    for (const auto& [name, text] : trace_.bindings) {
+      auto s = trace_.context.find(name);
+      if (!s) continue;
+      try {
+        values_[*s] = GiNaC::numeric(static_cast<long>(std::stoll(text)));
+      } catch (const std::exception&) {
+      }
+    }
+  }
+
+  std::optional<std::int64_t> number(const sym::Expr& e) const { return sym::toInteger(e.subs(values_).expand()); }
+
+  std::optional<sym::Symbol> iteratorOf(std::size_t loop) const {
+    const trace::Scope& s = trace_.scopes[loop];
+    if (s.iterator.empty()) return std::nullopt;
+    return trace_.context.find(s.iterator);
+  }
+
+  /* Whether "e" holds the iterator of "loop" or a value that changes with its iterations. */
+  bool movesWith(const sym::Expr& e, std::size_t loop) const {
+    const trace::Scope& s = trace_.scopes[loop];
+    if (auto it = iteratorOf(loop); it && sym::contains(e, *it)) return true;
+    for (const std::string& name : s.varying)
+      if (auto v = trace_.context.find(name); v && sym::contains(e, *v)) return true;
+    return false;
+  }
+
+  bool fromData(const sym::Expr& e) const { return !sym::containersIn(e).empty() || sym::containsUnknown(e, trace_.context); }
+
+  /* The byte stride of access event "e" per iteration of "loop": 0 when invariant, none when not affine in it. */
+  std::optional<std::int64_t> strideOf(std::size_t e, std::size_t loop) const {
+    const trace::Event& ev = trace_.events[e];
+    if (fromData(ev.offset)) return std::nullopt;
+    auto it = iteratorOf(loop);
+    sym::Expr offset = ev.offset.expand();
+    if (!it) return movesWith(offset, loop) ? std::nullopt : std::optional<std::int64_t>(0);
+    if (offset.degree(*it) > 1) return std::nullopt;
+    sym::Expr rest = (offset - offset.coeff(*it, 1) * *it).expand();
+    for (const std::string& name : trace_.scopes[loop].varying)
+      if (auto v = trace_.context.find(name); v && *v != *it && sym::contains(rest, *v)) return std::nullopt;
+    return sym::toInteger(offset.coeff(*it, 1));
+  }
+
+  void collectFacts() {
+    facts_.assign(trace_.scopes.size(), {});
+    for (const trace::Scope& s : trace_.scopes) {
+      if (s.kind != trace::ScopeKind::Loop) continue;
+      LoopFacts& f = facts_[s.id];
+      auto start = number(s.start), bound = number(s.bound), step = number(s.step);
+      f.unitStep = step && *step == 1 && (s.comparison == ir::Comparison::Less || s.comparison == ir::Comparison::LessEqual);
+      if (start && bound && f.unitStep) f.trips = std::max<std::int64_t>(0, *bound - *start + (s.comparison == ir::Comparison::LessEqual ? 1 : 0));
+      if (s.iterator.empty()) block(s.id, "its bounds are not understood");
+      if (s.earlyExit) block(s.id, "it has an early exit");
+    }
+    for (const trace::Scope& s : trace_.scopes) markBlockersAbove(s);
+    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
+      if (trace_.events[e].kind != trace::EventKind::Access) continue;
+      for (std::optional<std::size_t> p = trace_.events[e].scope; p; p = trace_.scopes[*p].parent)
+        if (trace_.scopes[*p].kind == trace::ScopeKind::Loop) facts_[*p].accesses.push_back(e);
+    }
+  }
+
+  void block(std::size_t loop, const std::string& why) {
+    if (!facts_[loop].blocked) facts_[loop].blockedWhy = why;
+    facts_[loop].blocked = true;
+  }
+
+  /* A branch, a call that stays a call, or a loop whose bounds move with an outer iterator
+     stops the vectoriser in every loop around it. */
+  void markBlockersAbove(const trace::Scope& s) {
+    std::string why;
+    if (s.kind == trace::ScopeKind::Branch && !s.decided) why = "a branch in its body (" + s.loc.str() + ")";
+    if (s.kind == trace::ScopeKind::Call) {
+      const CallDecision* call = plan_.call(s.id);
+      if (!call || !call->inlined) why = "a call of " + s.function + " that is not inlined";
+    }
+    if (s.kind == trace::ScopeKind::Loop && s.iterator.empty()) why = "an opaque loop in its body (" + s.loc.str() + ")";
+    for (std::optional<std::size_t> p = s.parent; p; p = trace_.scopes[*p].parent) {
+      if (trace_.scopes[*p].kind != trace::ScopeKind::Loop) continue;
+      if (!why.empty()) block(*p, why);
+      if (s.kind == trace::ScopeKind::Loop && (movesWith(s.start, *p) || movesWith(s.bound, *p) || movesWith(s.step, *p)))
+        block(*p, "an inner loop's bounds move with its iterator");
+    }
+  }
+
+  /* Accesses under a branch arm below "loop" may not run: never promoted out of it. */
+  bool underBranchBelow(std::size_t scope, std::size_t loop) const {
+    for (std::optional<std::size_t> p = scope; p && *p != loop; p = trace_.scopes[*p].parent)
+      if (trace_.scopes[*p].kind == trace::ScopeKind::Branch && !trace_.scopes[*p].decided) return true;
+    return false;
+  }
+
+  bool sameAddress(std::size_t a, std::size_t b) const {
+    const trace::Event& x = trace_.events[a];
+    const trace::Event& y = trace_.events[b];
+    return x.container == y.container && x.bytes == y.bytes && !fromData(x.offset) && (x.offset - y.offset).expand().is_zero();
+  }
+
+  /* What keeps access "e" of an invariant location in "loop": for a load, a store elsewhere
+     that may change the location; for a store, any access elsewhere that may read or overwrite
+     it before the loop ends (the value in a register is reused, the store is not). */
+  std::optional<std::size_t> aliasingAccess(std::size_t e, std::size_t loop) const {
+    bool store = trace_.events[e].mode == ir::AccessMode::Write;
+    for (std::size_t f : facts_[loop].accesses) {
+      if (f == e || sameAddress(f, e)) continue;
+      if ((store || trace_.events[f].mode == ir::AccessMode::Write) && view_.mayAlias(trace_, f, e)) return f;
+    }
+    return std::nullopt;
+  }
+
+  /* Walks each access out of its loops while it is invariant and no store may alias it. */
+  void decidePromotion() {
+    promotedOut_.assign(trace_.events.size(), std::nullopt);
+    reloadedIn_.assign(trace_.events.size(), std::nullopt);
+    if (target().optLevel == 0) return;
+    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
+      const trace::Event& ev = trace_.events[e];
+      if (ev.kind != trace::EventKind::Access || fromData(ev.offset)) continue;
+      for (std::optional<std::size_t> p = trace_.innermostLoop(ev.scope); p; p = trace_.innermostLoop(*trace_.scopes[*p].parent)) {
+        if (underBranchBelow(ev.scope, *p) || movesWith(ev.offset, *p)) break;
+        if (auto w = aliasingAccess(e, *p)) {
+          reloadedIn_[e] = *p;
+          record(e, AccessDecision::Kind::Reloaded, *p,
+                 "invariant in " + trace_.scopes[*p].label() + ", but " + trace_.events[*w].text + " may overlap it");
+          break;
+        }
+        promotedOut_[e] = *p;
+        if (!trace_.scopes[*p].parent) break;
+      }
+      if (promotedOut_[e])
+        record(e, AccessDecision::Kind::Promoted, *promotedOut_[e], "invariant and no store of the loop may alias it");
+    }
+  }
+
+  void record(std::size_t e, AccessDecision::Kind kind, std::size_t loop, std::string reason) {
+    auto it = std::find_if(plan_.accesses.begin(), plan_.accesses.end(), [&](const AccessDecision& d) { return d.event == e; });
+    if (it == plan_.accesses.end()) {
+      plan_.accesses.push_back(AccessDecision{e, kind, loop, std::move(reason)});
+      return;
+    }
+    if (kind == AccessDecision::Kind::Reloaded) *it = AccessDecision{e, kind, loop, std::move(reason)};
+  }
+
+  bool isLoop(std::size_t s) const { return trace_.scopes[s].kind == trace::ScopeKind::Loop; }
+
+  bool isNestRoot(std::size_t s) const {
+    if (!isLoop(s)) return false;
+    for (std::optional<std::size_t> p = trace_.scopes[s].parent; p; p = trace_.scopes[*p].parent)
+      if (isLoop(*p)) return false;
+    return true;
+  }
+
+  std::vector<std::size_t> innerLoops(std::size_t loop) const {
+    std::vector<std::size_t> out;
+    for (const trace::Scope& s : trace_.scopes) {
+      if (!isLoop(s.id) || s.id == loop) continue;
+      if (trace_.innermostLoop(*s.parent) == loop) out.push_back(s.id);
+    }
+    return out;
+  }
+
+  /* Vectorises the innermost loop of each nest that qualifies; true if one below "loop" (or it) did. */
+  bool vectorizeNest(std::size_t loop) {
+    bool inner = false;
+    for (std::size_t child : innerLoops(loop)) inner = vectorizeNest(child) || inner;
+    LoopDecision& d = decision(loop);
+    if (inner) {
+      if (d.reason.empty()) d.reason = "an inner loop is vectorised";
+      return true;
+    }
+    decide(loop, d);
+    return d.vectorFactor > 1 || d.slp;
+  }
+
+  /* GCC 12 enables -ftree-vectorize from -O2; Clang 14's loop vectoriser does not run at -O1 either. */
+  bool vectorizerOn() const { return target().vectorize && target().optLevel >= 2; }
+
+  bool isFloating(std::size_t e) const {
+    const std::string& type = trace_.containers[trace_.events[e].container].elementType;
+    return type.find("double") != std::string::npos || type.find("float") != std::string::npos;
+  }
+
+  /// The accesses of one loop as the vectoriser groups them.
+  struct Shape {
+    std::int64_t element = 0;                // bytes of the strided accesses (one size)
+    std::int64_t group = 1;                  // elements one iteration walks per access group (SLP)
+    std::vector<std::size_t> leaders, merged;  // group leaders (widened), other members (merged into them)
+    std::string problem;
+  };
+
+  Shape shapeOf(std::size_t loop) const {
+    Shape shape;
+    std::vector<std::size_t> strided;
+    for (std::size_t e : facts_[loop].accesses) {
+      if (promotedOut_[e] && isInsideOrEqual(loop, *promotedOut_[e])) continue;
+      auto stride = strideOf(e, loop);
+      const trace::Event& ev = trace_.events[e];
+      if (!stride) return fail(shape, ev.text + " is not affine in the iterator");
+      if (*stride == 0) continue;
+      if (*stride < 0 || *stride % ev.bytes != 0) return fail(shape, ev.text + " walks backwards or not in whole elements");
+      if (shape.element != 0 && shape.element != ev.bytes) return fail(shape, "elements of different sizes");
+      shape.element = ev.bytes;
+      shape.group = std::max(shape.group, *stride / ev.bytes);
+      strided.push_back(e);
+    }
+    if (strided.empty()) return fail(shape, "no access moves with the iterator");
+    for (std::size_t e : strided) {
+      auto stride = *strideOf(e, loop);
+      if (stride / shape.element != shape.group) return fail(shape, trace_.events[e].text + " has another stride than the rest");
+    }
+    if (shape.group > 1 && !groupsComplete(strided, shape)) return fail(shape, "strided accesses that do not fill their groups");
+    if (shape.group == 1) shape.leaders = strided;
+    return shape;
+  }
+
+  static Shape fail(Shape shape, std::string why) {
+    shape.problem = std::move(why);
+    return shape;
+  }
+
+  /* Whether "inner" lies inside "outer" (or is it). */
+  bool isInsideOrEqual(std::size_t inner, std::size_t outer) const {
+    for (std::optional<std::size_t> p = inner; p; p = trace_.scopes[*p].parent)
+      if (*p == outer) return true;
+    return false;
+  }
+
+  /* Every group of stride-g accesses (same container and mode) covers g consecutive elements. */
+  bool groupsComplete(const std::vector<std::size_t>& strided, Shape& shape) const {
+    std::set<std::size_t> used;
+    for (std::size_t e : strided) {
+      if (used.count(e)) continue;
+      std::set<std::int64_t> members;
+      std::vector<std::pair<std::int64_t, std::size_t>> byDelta;
+      for (std::size_t f : strided) {
+        const trace::Event& a = trace_.events[e];
+        const trace::Event& b = trace_.events[f];
+        if (a.container != b.container || a.mode != b.mode) continue;
+        auto delta = sym::toInteger((b.offset - a.offset).expand());
+        if (!delta) continue;
+        byDelta.emplace_back(*delta, f);
+      }
+      std::sort(byDelta.begin(), byDelta.end());
+      std::int64_t low = byDelta.front().first;
+      for (auto& [delta, f] : byDelta) {
+        if ((delta - low) % shape.element != 0 || (delta - low) / shape.element >= shape.group) continue;
+        members.insert((delta - low) / shape.element);
+        used.insert(f);
+        (delta == low ? shape.leaders : shape.merged).push_back(f);
+      }
+      if (static_cast<std::int64_t>(members.size()) != shape.group) return false;
+    }
+    return true;
+  }
+
+  /* Writes promoted out of "loop": a reduction carried across its iterations. */
+  std::optional<std::size_t> carriedReduction(std::size_t loop) const {
+    for (std::size_t e : facts_[loop].accesses)
+      if (trace_.events[e].mode == ir::AccessMode::Write && promotedFrom(e, loop)) return e;
+    return std::nullopt;
+  }
+
+  /* Whether access "e" (below "loop") is promoted out of "loop" itself, not only out of a loop inside it. */
+  bool promotedFrom(std::size_t e, std::size_t loop) const { return promotedOut_[e] && isInsideOrEqual(loop, *promotedOut_[e]); }
+
+  /* The stores and loads of "loop" at different addresses that may overlap: versioning needed. */
+  std::optional<std::pair<std::size_t, std::size_t>> mayOverlap(std::size_t loop) const {
+    const auto& list = facts_[loop].accesses;
+    for (std::size_t w : list) {
+      if (trace_.events[w].mode != ir::AccessMode::Write || promotedFrom(w, loop)) continue;
+      for (std::size_t e : list)
+        if (e != w && !promotedFrom(e, loop) && !sameAddress(e, w) && view_.mayAlias(trace_, w, e) && !knownDistance(w, e))
+          return std::make_pair(w, e);
+    }
+    return std::nullopt;
+  }
+
+  /* Two accesses of one container a constant number of bytes apart: the compiler knows their
+     dependence distance and needs no run-time check. */
+  bool knownDistance(std::size_t a, std::size_t b) const {
+    const trace::Event& x = trace_.events[a];
+    const trace::Event& y = trace_.events[b];
+    return x.container == y.container && !fromData(x.offset) && !fromData(y.offset) && sym::toInteger((x.offset - y.offset).expand()).has_value();
+  }
+
+  /* A load of "loop" reading what a store of an earlier iteration wrote (a[i] = a[i-1] + ...): the
+     vector would read it before it is written. */
+  std::optional<std::size_t> carriedDependence(std::size_t loop) const {
+    const auto& list = facts_[loop].accesses;
+    for (std::size_t w : list) {
+      if (trace_.events[w].mode != ir::AccessMode::Write || promotedFrom(w, loop)) continue;
+      auto stride = strideOf(w, loop);
+      for (std::size_t r : list) {
+        if (trace_.events[r].mode != ir::AccessMode::Read || !knownDistance(w, r) || !stride || *stride <= 0) continue;
+        std::int64_t delta = *sym::toInteger((trace_.events[r].offset - trace_.events[w].offset).expand());
+        if (delta < 0 && -delta >= *stride) return r;
+      }
+    }
+    return std::nullopt;
+  }
+
+  void decide(std::size_t loop, LoopDecision& d) {
+    d.vectorFactor = 1;
+    if (!vectorizerOn()) {
+      d.reason = target().vectorize ? "the vectoriser does not run at " + target().label() : "vectorisation is off";
+      return;
+    }
+    const LoopFacts& f = facts_[loop];
+    if (f.blocked) return setReason(d, "not vectorised: " + f.blockedWhy);
+    if (!f.unitStep) return setReason(d, "not vectorised: the step is not 1");
+    for (std::size_t e : f.accesses)
+      if (reloadedIn_[e] && isInsideOrEqual(*reloadedIn_[e], loop))
+        return setReason(d, "not vectorised: " + trace_.events[e].text + " is reloaded every iteration (a store may alias it)");
+    if (auto r = carriedDependence(loop)) return setReason(d, "not vectorised: " + trace_.events[*r].text + " reads a value stored by an earlier iteration");
+    if (target().compiler == CompilerKind::Clang && !innerLoops(loop).empty())
+      return setReason(d, "not vectorised: Clang's loop vectoriser takes innermost loops only");
+    Shape shape = shapeOf(loop);
+    if (!shape.problem.empty()) return setReason(d, "not vectorised: " + shape.problem);
+    bool gcc = target().compiler == CompilerKind::Gcc;
+    bool veryCheap = gcc && target().optLevel == 2;
+    if (auto overlap = mayOverlap(loop)) {
+      std::string pair = trace_.events[overlap->first].text + " and " + trace_.events[overlap->second].text;
+      if (veryCheap) return setReason(d, "not vectorised: " + pair + " may alias and -O2's very cheap cost model does no run-time alias check");
+      d.runtimeAliasCheck = true;
+    }
+    if (auto reduction = carriedReduction(loop); reduction && isFloating(*reduction) && !target().fastMath) {
+      if (!gcc) return setReason(d, "not vectorised: the floating-point reduction into " + trace_.events[*reduction].text + " needs -ffast-math");
+      d.inOrderReduction = true;
+    }
+    if (!chooseWidth(d, shape, f, veryCheap)) return;
+    d.slp = shape.group > 1;
+    for (std::size_t e : shape.merged)
+      plan_.accesses.push_back(AccessDecision{e, AccessDecision::Kind::Merged, loop, "packed with its neighbours into one vector access (SLP)"});
+    d.reason = "vectorised: " + std::to_string(d.vectorBytes) + "-byte vectors, " + std::to_string(d.vectorFactor) + " iteration(s) each" +
+               (d.interleave > 1 ? ", interleaved by " + std::to_string(d.interleave) : "") + (d.slp ? ", groups of " + std::to_string(shape.group) + " packed (SLP)" : "") +
+               (d.runtimeAliasCheck ? ", behind a run-time alias check" : "") + (d.scalarEpilogue ? ", scalar epilogue" : "") +
+               (d.inOrderReduction ? "; the floating-point reduction stays in order, so its loads stay scalar" : "");
+  }
+
+  static void setReason(LoopDecision& d, std::string why) {
+    d.vectorFactor = 1;
+    d.vectorBytes = 0;
+    d.interleave = 1;
+    d.runtimeAliasCheck = false;
+    d.inOrderReduction = false;
+    d.reason = std::move(why);
+  }
+
+  /* The vector size and factor: GCC tries the widest vectors first and, under the very cheap
+     model, takes the first whose factor divides the trip count; otherwise the widest, with a
+     scalar epilogue for the rest. Clang takes the widest and interleaves. */
+  bool chooseWidth(LoopDecision& d, const Shape& shape, const LoopFacts& f, bool veryCheap) {
+    bool gcc = target().compiler == CompilerKind::Gcc;
+    std::int64_t perIteration = shape.element * shape.group;
+    for (int bytes = target().vectorBytes; bytes >= 16; bytes /= 2) {
+      if (bytes % perIteration != 0 && perIteration % bytes != 0) continue;
+      std::int64_t factor = gcc ? std::max<std::int64_t>(1, bytes / perIteration) : bytes / shape.element;
+      if (factor == 1 && shape.group == 1) continue;
+      int interleave = gcc ? 1 : clangInterleave(bytes, shape);
+      std::int64_t chunk = factor * interleave;
+      bool fits = d.constantTrips && (!f.trips || *f.trips % chunk == 0);  // a value known only at run time (-D n=) is not the compiler's
+      if (veryCheap && factor > 1 && !fits) continue;
+      d.vectorBytes = bytes;
+      d.vectorFactor = static_cast<int>(factor);
+      d.interleave = interleave;
+      d.scalarEpilogue = !veryCheap && !fits && chunk > 1;
+      return true;
+    }
+    if (veryCheap && !d.constantTrips)
+      setReason(d, "not vectorised: the trip count is not known when compiling (" + d.tripsReason + ") and -O2's very cheap cost model allows no epilogue");
+    else if (veryCheap && f.trips)
+      setReason(d, "not vectorised: the trip count " + std::to_string(*f.trips) +
+                       " is not a multiple of the vector factor and -O2's very cheap cost model allows no epilogue");
+    else
+      setReason(d, "not vectorised: no vector size fits the accesses");
+    return false;
+  }
+
+  /* Clang 14 on x86: small bodies interleaved by 2 with SSE vectors and by 4 with AVX2 ones, halved for SLP groups. */
+  static int clangInterleave(int bytes, const Shape& shape) {
+    int interleave = bytes >= 32 ? 4 : 2;
+    return std::max<int>(1, interleave / static_cast<int>(shape.group));
+  }
+};
+
+}  // namespace
+
+void decideLoops(const trace::Trace& contexts, const CompilerView& view, CompilationPlan& plan) {
+  LoopDecider(contexts, view, plan).run();
+  std::sort(plan.accesses.begin(), plan.accesses.end(), [](const AccessDecision& a, const AccessDecision& b) { return a.event < b.event; });
+}
+
+}  // namespace cats::sim::compiler
