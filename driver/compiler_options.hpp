@@ -16,10 +16,12 @@ struct CompilerArgs {
   std::optional<std::string> level;  // -O
   std::string cflags;                // "-O3 -march=native -fno-inline"
   std::optional<std::string> model;  // --model O0|O2: gcc -O0 / gcc -O2
+  std::optional<std::string> compileCmd;  // --compile-cmd 'gcc -O2 -march=native': the target, and the compiler's reports
 };
 
 void addCompilerOptions(CLI::App& cmd, CompilerArgs& args);
-/// The target, or a usage message (--model together with -O or --cflags, a bad value).
+/// The target, or a usage message (--model together with -O or --cflags, either with
+/// --compile-cmd, a bad value).
 std::variant<sim::CompilerTarget, std::string> compilerTargetFrom(const CompilerArgs& args);
 
 }  // namespace cats::driver

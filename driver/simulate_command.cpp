@@ -2,6 +2,7 @@
 
 #include "cache/din.hpp"
 #include "cache_options.hpp"
+#include "compile_command.hpp"
 #include "reports/simulation.hpp"
 #include "sim/concretize.hpp"
 #include "sim/simulate.hpp"
@@ -84,6 +85,18 @@ int replayDin(const SimulateArgs& args, const cache::HierarchyConfig& config) {
   return emit(out, args.output);
 }
 
+/* --compile-cmd run on "files" with the analysis's -I and -D; every problem a warning (the
+   model decides what the compiler did not report). Nothing without --compile-cmd. */
+std::optional<CompilerRun> askCompiler(const SimulateArgs& args, sim::CompilerKind kind, const std::vector<std::string>& files) {
+  if (!args.compiler.compileCmd) return std::nullopt;
+  std::vector<std::string> flags;
+  for (const auto& dir : args.sources.includeDirs) flags.push_back("-I" + dir);
+  for (const auto& define : args.sources.defines) flags.push_back("-D" + define);
+  CompilerRun run = runCompilerReports(std::get<std::vector<std::string>>(splitCommand(*args.compiler.compileCmd)), kind, files, flags);
+  for (const std::string& problem : run.problems) std::cerr << "cats-static: warning: --compile-cmd: " << problem << "; the model decides for it\n";
+  return run;
+}
+
 }  // namespace
 
 int runSimulate(const SimulateArgs& args) {
@@ -118,7 +131,10 @@ int runSimulate(const SimulateArgs& args) {
   options.bindings = traced.bindings;
   trace::Trace contexts = trace::expandContexts(*traced.trace);
   for (std::size_t d = traced.trace->diagnostics.size(); d < contexts.diagnostics.size(); ++d) std::cerr << contexts.diagnostics[d].str() << "\n";
-  sim::CompilationPlan plan = sim::planCompilation(contexts, std::get<sim::CompilerTarget>(target));
+  std::optional<CompilerRun> asked = askCompiler(args, std::get<sim::CompilerTarget>(target).compiler, traced.trace->files);
+  sim::CompilationPlan plan = sim::planCompilation(contexts, std::get<sim::CompilerTarget>(target), asked ? &asked->reported : nullptr);
+  if (asked)
+    for (const std::string& problem : asked->problems) plan.notes.push_back("--compile-cmd: " + problem + "; the model decides for it");
   options.plan = &plan;
   sim::Program program;
   try {
@@ -136,6 +152,8 @@ int runSimulate(const SimulateArgs& args) {
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
   sim::SimulationResult result = sim::simulate(program, contexts.events.size(), config, stream, progress);
   if (terminal && result.accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
+  result.notes.insert(result.notes.begin(), plan.notes.begin(), plan.notes.end());
+  if (asked && !asked->problems.empty()) result.approximate = true;
   report::SimulationReportInput input{contexts, result, config, options.model, &plan, args.explainModel};
   std::string text = args.format == "json" ? report::simulationJson(input) : report::simulationText(input, *report::parseGroupBy(args.by));
   int rc = emit(text, args.output);

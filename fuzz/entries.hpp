@@ -14,4 +14,7 @@ int frontendOne(const std::uint8_t* data, std::size_t size);
 /// Bytes as a trace JSON file; what parses is written back and read again.
 int traceReaderOne(const std::uint8_t* data, std::size_t size);
 
+/// Bytes as a compiler's optimisation report (--compile-cmd): read twice, the same both times.
+int reportParserOne(const std::uint8_t* data, std::size_t size);
+
 }  // namespace cats::fuzz

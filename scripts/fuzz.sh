@@ -3,7 +3,7 @@
 # CATS_FUZZ=ON) and runs each for N seconds (default 180), or for exactly R inputs from seed S
 # (--runs R --seed S: the same inputs on every machine, which is what CI runs). See docs/fuzzing.md.
 #   scripts/fuzz.sh [--seconds N | --runs R] [--seed S] [--build-only] [TARGET...]
-#   TARGET: frontend_fuzz trace_reader_fuzz
+#   TARGET: frontend_fuzz trace_reader_fuzz report_parser_fuzz
 # Inputs are read from fuzz/corpus/TARGET and fuzz/regressions/TARGET (the frontend also from examples/
 # and tests/inputs/bad/); new interesting inputs go to
 # build-fuzz/corpus/TARGET (not committed), crashes, timeouts and out-of-memory inputs to
@@ -29,9 +29,9 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(frontend_fuzz trace_reader_fuzz)
+[ ${#targets[@]} -gt 0 ] || targets=(frontend_fuzz trace_reader_fuzz report_parser_fuzz)
 for t in "${targets[@]}"; do
-  case "$t" in frontend_fuzz|trace_reader_fuzz) ;; *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;; esac
+  case "$t" in frontend_fuzz|trace_reader_fuzz|report_parser_fuzz) ;; *) echo "fuzz.sh: unknown target $t" >&2; exit 2 ;; esac
 done
 
 command -v clang++-14 >/dev/null || { echo "fuzz.sh: clang++-14 is missing (scripts/install-deps.sh)" >&2; exit 2; }
@@ -50,6 +50,7 @@ for t in "${targets[@]}"; do
   case "$t" in
     frontend_fuzz) extra=(-max_len=4096 -dict=fuzz/c.dict); seeds=(examples tests/inputs/bad) ;;
     trace_reader_fuzz) extra=(-max_len=32768 -dict=fuzz/json.dict); seeds=() ;;
+    report_parser_fuzz) extra=(-max_len=8192 -dict=fuzz/report.dict); seeds=() ;;
   esac
   mkdir -p "build-fuzz/corpus/$t" "fuzz/crashes/$t" "fuzz/corpus/$t" "fuzz/regressions/$t"
   if [ -n "$runs" ]; then

@@ -54,3 +54,7 @@ TEST_CASE("the frontend fuzz corpus and regressions replay without a crash", "[f
 TEST_CASE("the trace reader fuzz corpus and regressions replay without a crash", "[fuzz]") {
   CHECK(replay("trace_reader_fuzz", fuzz::traceReaderOne) >= 10);
 }
+
+TEST_CASE("the compiler report fuzz corpus and regressions replay without a crash", "[fuzz]") {
+  CHECK(replay("report_parser_fuzz", fuzz::reportParserOne) >= 4);
+}

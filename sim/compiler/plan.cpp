@@ -1,6 +1,7 @@
 // The compilation plan: interprocedural decisions first (what each call and loop bound looks
 // like to the compiler), then each loop, then the compiler's own reports over both.
 #include "sim/compiler.hpp"
+#include "sim/compiler_report.hpp"
 
 #include "loops.hpp"
 
@@ -14,6 +15,16 @@ template <typename Decision>
 const Decision* findByScope(const std::vector<Decision>& decisions, std::size_t scope) {
   auto it = std::lower_bound(decisions.begin(), decisions.end(), scope, [](const Decision& d, std::size_t s) { return d.scope < s; });
   return it != decisions.end() && it->scope == scope ? &*it : nullptr;
+}
+
+/* The note that says which decisions the compiler's report made and which the model did. */
+void notePlanSources(const ReportUse& use, const ReportedDecisions& reported, CompilationPlan& plan) {
+  std::string text = "`" + reported.command + "`: " + std::to_string(use.loopsFromReport) + " loop decision(s) from the compiler's report, " +
+                     std::to_string(use.loopsFromModel) + " from the model; " + std::to_string(use.callsFromReport) +
+                     " call decision(s) from the compiler's report, " + std::to_string(use.callsFromModel) + " from the model";
+  if (use.unmatchedLoops + use.unmatchedCalls > 0)
+    text += " (" + std::to_string(use.unmatchedLoops + use.unmatchedCalls) + " reported position(s) name no analysed loop or call)";
+  plan.notes.push_back(std::move(text));
 }
 
 }  // namespace
@@ -34,13 +45,13 @@ std::string CompilationPlan::compiledFunction(const trace::Trace& contexts, std:
 }
 
 CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarget& target, const ReportedDecisions* reported) {
-  (void)reported;
   compiler::CompilerView view = compiler::viewOfCompiler(contexts, target);
   CompilationPlan plan;
   plan.target = target;
   plan.calls = std::move(view.calls);
   plan.loops = std::move(view.loops);
   compiler::decideLoops(contexts, view, plan);
+  if (reported) notePlanSources(applyReportedDecisions(contexts, *reported, plan), *reported, plan);
   return plan;
 }
 

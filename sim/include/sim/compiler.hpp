@@ -104,7 +104,10 @@ struct ReportedLoop {
   bool vectorized = false;
   int vectorFactor = 0;     // 0: the report did not say
   int interleave = 0;
+  int vectorBytes = 0;      // GCC: "using 16 byte vectors" (the factor then follows from the element size)
   bool versioned = false;   // "versioned for alias" / run-time checks
+  bool saysVersioning = false;  // the compiler reports versioning (GCC); Clang's remarks do not say
+  bool straightLine = false;    // SLP: "loc" is a statement packed into vectors, not a loop
   std::string text;         // the report line
 };
 struct ReportedCall {
