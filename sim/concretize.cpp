@@ -70,7 +70,7 @@ class Compiler {
   /* The compiler's decisions (the given plan, or GCC -O2's) applied to the program. */
   void applyPlan() {
     std::optional<CompilationPlan> own;
-    if (!options_.plan) own = planCompilation(trace_, std::get<CompilerTarget>(parseCompilerTarget("gcc", "2", "")));
+    if (!options_.plan) own = planCompilation(trace_, CompilerTarget{});  // plain gcc -O2
     RegisterPlan registers;
     registers.plan = options_.plan ? options_.plan : &*own;
     for (const AccessDecision& d : registers.plan->accesses) {
@@ -256,8 +256,6 @@ class Compiler {
     LoopOp loop;
     loop.slot = depth;
     loop.scope = scope;
-    const LoopDecision* decision = options_.plan ? options_.plan->loop(scope) : nullptr;
-    loop.staticTrips = decision ? decision->constantTrips : s.staticBounds;
     program_.slots = std::max(program_.slots, depth + 1);
     loop.tripsWhenUnknown = options_.unknownTrips;
     std::string use = "the bounds of " + where(scope);

@@ -119,7 +119,6 @@ class Applier {
         LoopOp epilogue = std::move(loop);
         epilogue.start = vector.end;
         epilogue.pre.clear();
-        epilogue.epilogue = true;
         std::swap(epilogue.post, vector.post);
         std::vector<LoopOp> out;
         out.push_back(std::move(vector));

@@ -54,10 +54,6 @@ std::vector<std::vector<ScaleCell>> measurePoint(const trace::Trace& contexts, c
     if (!counted) {
       ConcretizeOptions o0 = setup.options;
       o0.model = RegisterModel::O0;
-      CompilerTarget unoptimised = setup.target;
-      unoptimised.optLevel = 0;
-      CompilationPlan plan = planCompilation(contexts, unoptimised);
-      o0.plan = &plan;
       StreamOptions stream = setup.stream;
       stream.model = RegisterModel::O0;
       counted = countStream(concretize(contexts, o0), stream, groups, contexts.events.size(), wantsLines ? lineBytes : 0);

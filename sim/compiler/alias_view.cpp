@@ -36,17 +36,6 @@ std::string accessType(const trace::Trace& contexts, const trace::Event& e) {
   return aliasClass(c.elementType);
 }
 
-/* The Call scope not inlined, or the Function scope, whose compiled body "scope" lies in. */
-std::size_t compiledRoot(const trace::Trace& contexts, const std::vector<CallDecision>& calls, std::size_t scope) {
-  for (std::optional<std::size_t> s = scope; s; s = contexts.scopes[*s].parent) {
-    const trace::Scope& here = contexts.scopes[*s];
-    if (here.kind == trace::ScopeKind::Function) return *s;
-    if (here.kind != trace::ScopeKind::Call) continue;
-    auto d = std::lower_bound(calls.begin(), calls.end(), *s, [](const CallDecision& c, std::size_t x) { return c.scope < x; });
-    if (d == calls.end() || d->scope != *s || !d->inlined) return *s;
-  }
-  return 0;
-}
 
 /* Per container, the scope that declares or allocates it: its first Alloc event's, else its first access's. */
 std::vector<std::optional<std::size_t>> homesOf(const trace::Trace& contexts) {
@@ -67,7 +56,9 @@ void viewAliases(const trace::Trace& contexts, const CompilerTarget& target, Com
   view.accessTypes.assign(n, std::string());
   bool noStrict = std::find(target.ignoredFlags.begin(), target.ignoredFlags.end(), "-fno-strict-aliasing") != target.ignoredFlags.end();
   view.strictAliasing = !noStrict && (target.compiler == CompilerKind::Gcc ? target.optLevel >= 2 : target.optLevel >= 1);
-  std::vector<std::optional<std::size_t>> home = homesOf(contexts);
+  std::vector<std::optional<std::size_t>> homeEntry = homesOf(contexts);  // the compiled body that creates each container
+  for (auto& h : homeEntry)
+    if (h) h = compiledEntry(contexts, view.calls, *h);
   for (std::size_t i = 0; i < n; ++i) {
     const trace::Event& e = contexts.events[i];
     const trace::Container& c = contexts.containers[e.container];
@@ -78,7 +69,7 @@ void viewAliases(const trace::Trace& contexts, const CompilerTarget& target, Com
       case ir::ContainerKind::Static: view.objectOf[i] = c.id; break;
       case ir::ContainerKind::Stack:
       case ir::ContainerKind::Heap:
-        if (home[c.id] && compiledRoot(contexts, view.calls, *home[c.id]) == compiledRoot(contexts, view.calls, e.scope)) view.objectOf[i] = c.id;
+        if (homeEntry[c.id] && *homeEntry[c.id] == compiledEntry(contexts, view.calls, e.scope)) view.objectOf[i] = c.id;
         break;
       case ir::ContainerKind::Parameter:
       case ir::ContainerKind::Pointee: break;

@@ -5,6 +5,7 @@
 // epilogue loops): a position counts as vectorised when any copy of it is, with its widest factor,
 // since the copies the contexts trace follows from main are the inlined ones GCC optimises best.
 #include "sim/compiler_report.hpp"
+#include "view.hpp"
 
 #include "symbolic/expr.hpp"
 
@@ -33,13 +34,6 @@ class FileKeys {
  private:
   std::map<std::string, std::string> keys_;
 };
-
-/* The decision of "scope" in "decisions" (sorted by scope), if any. */
-template <typename Decision>
-Decision* decisionOf(std::vector<Decision>& decisions, std::size_t scope) {
-  auto it = std::lower_bound(decisions.begin(), decisions.end(), scope, [](const Decision& d, std::size_t s) { return d.scope < s; });
-  return it != decisions.end() && it->scope == scope ? &*it : nullptr;
-}
 
 using Position = std::tuple<std::string, unsigned, unsigned>;  // file key, line, column
 
@@ -144,7 +138,7 @@ void applyLoops(const trace::Trace& contexts, const ReportedDecisions& reported,
   std::map<std::size_t, std::int64_t> elements = verdicts.empty() ? std::map<std::size_t, std::int64_t>() : elementBytes(contexts);
   for (const auto& [position, verdict] : verdicts)
     for (std::size_t scope : lines[{std::get<0>(position), std::get<1>(position)}][std::get<2>(position)])
-      if (LoopDecision* d = decisionOf(plan.loops, scope)) decideLoop(verdict, elements.count(scope) ? elements[scope] : 4, contexts.scopes[scope], *d);
+      if (LoopDecision* d = compiler::findByScope(plan.loops, scope)) decideLoop(verdict, elements.count(scope) ? elements[scope] : 4, contexts.scopes[scope], *d);
   use.loopsFromReport = verdicts.size();
   std::size_t loops = 0;
   for (const auto& [line, columns] : lines) loops += columns.size();
@@ -163,7 +157,7 @@ void applyStraightLine(const trace::Trace& contexts, const ReportedDecisions& re
     auto statement = statements.find({files.key(e.loc.file), e.loc.line});
     std::optional<std::size_t> loop = statement == statements.end() ? std::nullopt : contexts.innermostLoop(e.scope);
     if (!loop) continue;
-    LoopDecision* d = decisionOf(plan.loops, *loop);
+    LoopDecision* d = compiler::findByScope(plan.loops, *loop);
     if (d && d->source == DecisionSource::Report && !d->slp) {
       d->slp = true;
       d->reason += "; straight-line code packed: " + statement->second->text;
@@ -188,7 +182,7 @@ void applyCalls(const trace::Trace& contexts, const ReportedDecisions& reported,
   }
   for (const auto& [site, call] : verdicts)
     for (std::size_t scope : sites[site])
-      if (CallDecision* d = decisionOf(plan.calls, scope)) {
+      if (CallDecision* d = compiler::findByScope(plan.calls, scope)) {
         d->inlined = call->inlined;
         d->reason = "the compiler's report: " + call->text;
         d->source = DecisionSource::Report;

@@ -2,6 +2,8 @@
 // trip counts they make known.
 #include "constprop.hpp"
 
+#include "view.hpp"
+
 #include <algorithm>
 
 namespace cats::sim::compiler {
@@ -13,10 +15,7 @@ constexpr int kMaxRounds = 16;     // constant propagation rounds (each may fix 
 
 }  // namespace
 
-const CallDecision* CompileTimeValues::decision(std::size_t scope) const {
-  auto it = std::lower_bound(calls_.begin(), calls_.end(), scope, [](const CallDecision& d, std::size_t s) { return d.scope < s; });
-  return it != calls_.end() && it->scope == scope ? &*it : nullptr;
-}
+const CallDecision* CompileTimeValues::decision(std::size_t scope) const { return findByScope(calls_, scope); }
 
 CompileTimeValue CompileTimeValues::valueOf(const sym::Expr& e, std::size_t entry, int depth) const {
   if (!sym::containersIn(e).empty()) return {std::nullopt, sym::print(e) + " is read from memory"};

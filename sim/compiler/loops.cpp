@@ -45,10 +45,7 @@ class LoopDecider {
 
   const CompilerTarget& target() const { return plan_.target; }
 
-  LoopDecision& decision(std::size_t scope) {
-    auto it = std::find_if(plan_.loops.begin(), plan_.loops.end(), [&](const LoopDecision& d) { return d.scope == scope; });
-    return *it;
-  }
+  LoopDecision& decision(std::size_t scope) { return *findByScope(plan_.loops, scope); }
 
   /* Values of parameters the program or the command line fixes (-D, initialised globals). */
   void bindValues() {

@@ -4,18 +4,13 @@
 #include "sim/compiler_report.hpp"
 
 #include "loops.hpp"
+#include "view.hpp"
 
 #include <algorithm>
 
 namespace cats::sim {
 
 namespace {
-
-template <typename Decision>
-const Decision* findByScope(const std::vector<Decision>& decisions, std::size_t scope) {
-  auto it = std::lower_bound(decisions.begin(), decisions.end(), scope, [](const Decision& d, std::size_t s) { return d.scope < s; });
-  return it != decisions.end() && it->scope == scope ? &*it : nullptr;
-}
 
 /* The note that says which decisions the compiler's report made and which the model did. */
 void notePlanSources(const ReportUse& use, const ReportedDecisions& reported, CompilationPlan& plan) {
@@ -29,19 +24,13 @@ void notePlanSources(const ReportUse& use, const ReportedDecisions& reported, Co
 
 }  // namespace
 
-const CallDecision* CompilationPlan::call(std::size_t scope) const { return findByScope(calls, scope); }
+const CallDecision* CompilationPlan::call(std::size_t scope) const { return compiler::findByScope(calls, scope); }
 
-const LoopDecision* CompilationPlan::loop(std::size_t scope) const { return findByScope(loops, scope); }
+const LoopDecision* CompilationPlan::loop(std::size_t scope) const { return compiler::findByScope(loops, scope); }
 
 std::string CompilationPlan::compiledFunction(const trace::Trace& contexts, std::size_t scope) const {
-  for (std::optional<std::size_t> s = scope; s; s = contexts.scopes[*s].parent) {
-    const trace::Scope& here = contexts.scopes[*s];
-    if (here.kind == trace::ScopeKind::Function) return here.function;
-    if (here.kind != trace::ScopeKind::Call) continue;
-    const CallDecision* decision = call(*s);
-    if (!decision || !decision->inlined) return here.function;
-  }
-  return contexts.functionOf(scope);
+  std::size_t entry = compiler::compiledEntry(contexts, calls, scope);
+  return entry ? contexts.scopes[entry].function : contexts.functionOf(scope);
 }
 
 CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarget& target, const ReportedDecisions* reported) {

@@ -10,6 +10,17 @@
 
 namespace cats::sim::compiler {
 
+std::size_t compiledEntry(const trace::Trace& contexts, const std::vector<CallDecision>& calls, std::size_t scope) {
+  for (std::optional<std::size_t> s = scope; s; s = contexts.scopes[*s].parent) {
+    const trace::Scope& here = contexts.scopes[*s];
+    if (here.kind == trace::ScopeKind::Function) return *s;
+    if (here.kind != trace::ScopeKind::Call) continue;
+    const CallDecision* d = findByScope(calls, *s);
+    if (!d || !d->inlined) return *s;
+  }
+  return 0;
+}
+
 CompilerView viewOfCompiler(const trace::Trace& contexts, const CompilerTarget& target) {
   CompilerView view;
   CallSites sites(contexts);

@@ -5,6 +5,7 @@
 
 #include "sim/compiler.hpp"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,5 +32,16 @@ struct CompilerView {
 };
 
 CompilerView viewOfCompiler(const trace::Trace& contexts, const CompilerTarget& target);
+
+/// The decision of "scope" in "decisions" (sorted by scope: one per Call or Loop scope), if any.
+template <typename Decisions>
+auto findByScope(Decisions& decisions, std::size_t scope) -> decltype(&decisions.front()) {
+  auto it = std::lower_bound(decisions.begin(), decisions.end(), scope, [](const auto& d, std::size_t s) { return d.scope < s; });
+  return it != decisions.end() && it->scope == scope ? &*it : nullptr;
+}
+
+/// The scope "scope" is compiled in: the nearest enclosing Function scope or Call scope whose
+/// call is not inlined (0 when there is none).
+std::size_t compiledEntry(const trace::Trace& contexts, const std::vector<CallDecision>& calls, std::size_t scope);
 
 }  // namespace cats::sim::compiler

@@ -45,9 +45,7 @@ struct LoopOp {
   std::size_t scope = 0;     // the trace's Loop scope: the compiler's decisions are keyed by it
   Formula start, end, step;  // end is exclusive in the direction of the step
   bool increasing = true;
-  bool staticTrips = false;         // the compiler knows the trip count (static_bounds in the trace)
   int vectorFactor = 1;             // iterations one vector instruction does (docs/register-model.md)
-  bool epilogue = false;            // the scalar remainder of a vectorised loop
   bool tripsFromData = false;       // bounds hold loaded values: tripsWhenUnknown iterations
   std::int64_t tripsWhenUnknown = 1;
   // CSR-style segment loop: start = load(c, k*e), end = load(c, (k+1)*e): iteration range
