@@ -8,7 +8,9 @@
 
 #include <iostream>
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   CLI::App app{"cats-static: static cache-behaviour analysis of C programs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "cats-static 0.1.0");
@@ -40,4 +42,18 @@ int main(int argc, char** argv) {
     return 1;
   }
   return 2;
+}
+
+}  // namespace
+
+// Nothing escapes main: an exception outside a command (CLI11's set-up, out of memory) is an analysis error.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "cats-static: error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "cats-static: error: unknown exception\n";
+  }
+  return 1;
 }

@@ -135,7 +135,7 @@ void FunctionBuilder::gotoLoop(const std::vector<const clang::Stmt*>& list, std:
   loop.loc = loc(label->getBeginLoc());
   loop.opaqueReason = "backward goto to label '" + label->getDecl()->getNameAsString() + "'";
   warn(label->getBeginLoc(), loop.opaqueReason + ": traced as an opaque loop with an unknown trip count");
-  loop.varying = forgetAssignedIn(std::vector<const clang::Stmt*>(list.begin() + from, list.begin() + to + 1), {}, loop.loc);
+  loop.varying = forgetAssignedIn(std::vector<const clang::Stmt*>(list.begin() + static_cast<std::ptrdiff_t>(from), list.begin() + static_cast<std::ptrdiff_t>(to) + 1), {}, loop.loc);
   ir::Block* saved = current_;
   current_ = &loop.body;
   {

@@ -137,6 +137,7 @@ class LoweringFactory : public clang::tooling::FrontendActionFactory {
 /* Flags for every translation unit: our -I/-D, OpenMP pragmas, Clang's resource dir. */
 std::vector<std::string> commonFlags(const Options& options, const std::vector<std::string>& files) {
   // -fno-caret-diagnostics also stops Clang's own "N errors generated." lines: ours are streamed.
+  // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): "-resource-dir=" and the macro are one argument.
   std::vector<std::string> flags = {"-fopenmp", "-resource-dir=" CATS_CLANG_RESOURCE_DIR, "-Wno-everything",
                                     "-fno-color-diagnostics", "-fno-caret-diagnostics"};
   for (const auto& dir : options.includeDirs) flags.push_back("-I" + dir);

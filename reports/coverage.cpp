@@ -97,6 +97,7 @@ Coverage coverage(const trace::Trace& t) {
   }
   auto sorted = [](const std::map<std::string, CoverageReason>& byText) {
     std::vector<CoverageReason> list;
+    list.reserve(byText.size());
     for (const auto& [text, r] : byText) list.push_back(r);
     std::stable_sort(list.begin(), list.end(), [](const CoverageReason& a, const CoverageReason& b) { return a.accesses > b.accesses; });
     return list;

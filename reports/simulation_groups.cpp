@@ -85,6 +85,7 @@ std::vector<Group> groupEvents(const trace::Trace& t, const sim::SimulationResul
     g.approximate = g.approximate || eventIsApproximate(t, e);
   }
   std::vector<Group> out;
+  out.reserve(groups.size());
   for (auto& [key, g] : groups) out.push_back(std::move(g));
   std::stable_sort(out.begin(), out.end(), [levels](const Group& a, const Group& b) {
     for (std::size_t k = 0; k < levels; ++k)

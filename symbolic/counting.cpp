@@ -126,6 +126,7 @@ std::int64_t periodOf(const std::vector<isl_adapter::BasicSetTerms>& basicSets, 
   return period > maxPeriod ? maxPeriod : period.to_long();
 }
 
+// NOLINTNEXTLINE(bugprone-exception-escape): isl::set's move is not noexcept; a throw there is a bad_alloc.
 struct DomainValue {
   isl::set domain;
   Expr value;
@@ -133,7 +134,7 @@ struct DomainValue {
 
 /* Adds "piece" to the disjoint "pieces", summing values where domains overlap. Throws
    SummationFailure past "maxPieces" (isl's subtractions grow with every piece). */
-void addPiece(std::vector<DomainValue>& pieces, DomainValue piece, std::size_t maxPieces) {
+void addPiece(std::vector<DomainValue>& pieces, const DomainValue& piece, std::size_t maxPieces) {
   std::vector<DomainValue> out;
   isl::set rest = piece.domain;
   for (auto& p : pieces) {

@@ -150,7 +150,7 @@ void splitByLevel(const Ctx& ctx, const std::vector<DepStatement>& statements, c
 void collect(const Ctx& ctx, const std::vector<DepStatement>& statements, const Relations& r,
              const isl::union_map& relations, bool writesAreSinks, Dependences& out) {
   std::vector<isl::map> maps;
-  relations.foreach_map([&](isl::map m) { maps.push_back(m); });
+  relations.foreach_map([&](const isl::map& m) { maps.push_back(m); });
   std::sort(maps.begin(), maps.end(), [](const isl::map& x, const isl::map& y) {
     auto kx = std::make_pair(parseTag(x.domain_tuple_id().name()), parseTag(x.range_tuple_id().name()));
     auto ky = std::make_pair(parseTag(y.domain_tuple_id().name()), parseTag(y.range_tuple_id().name()));

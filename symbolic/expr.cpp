@@ -116,6 +116,7 @@ std::vector<Symbol> symbolsOfKind(const Expr& e, const Context& ctx, SymbolKind 
     if (ctx.kindOf(s) == kind) found.emplace(s.get_name(), s);
   });
   std::vector<Symbol> out;
+  out.reserve(found.size());
   for (auto& [name, s] : found) out.push_back(s);
   return out;
 }

@@ -346,7 +346,7 @@ std::vector<BasicSetTerms> disjointBasicSets(const Ctx& ctx, const isl::set& set
       throw IslError("set dimensions do not match");
     std::vector<BasicSetTerms> out;
     std::string failure;
-    s.foreach_basic_set([&](isl::basic_set b) {
+    s.foreach_basic_set([&](const isl::basic_set& b) {
       if (!failure.empty()) return;
       try {
         out.push_back(readBasicSet(b.get(), dims, params));

@@ -74,6 +74,7 @@ std::int64_t enumerateLines(const IntegerSet& set, const std::vector<Expr>& subs
     bound[p] = GiNaC::numeric(it->second);
   }
   std::vector<Expr> fixedExtents;
+  fixedExtents.reserve(extents.size());
   for (const auto& e : extents) fixedExtents.push_back(GiNaC::expand(e.subs(bound)));
   if (!innerExtentsAreNumbers(fixedExtents)) throw std::runtime_error("an inner extent is not a number at these values");
   return enumerateImage(set, {lineSubscript(subscripts, fixedExtents, elementBytes, lineBytes, offsetBytes)}, values);

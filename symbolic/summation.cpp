@@ -205,6 +205,7 @@ void Summation::splitResidue(const std::vector<Symbol>& vars, const std::vector<
       GiNaC::lst from{*w};
       GiNaC::lst to{m * quotient + r};
       std::vector<Constraint> split;
+      split.reserve(constraints.size());
       for (const auto& x : constraints) split.push_back(Constraint{GiNaC::expand(x.expr.subs(from, to)), x.equality});
       sumInto(renamed, split, GiNaC::expand(summand.subs(from, to)), out);
     }

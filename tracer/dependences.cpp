@@ -46,6 +46,7 @@ std::vector<sym::DepStatement> mathStatements(const Trace& contexts, const PolyM
 
 std::vector<DistanceComponent> components(const std::vector<sym::Distance>& distance) {
   std::vector<DistanceComponent> out;
+  out.reserve(distance.size());
   for (const auto& d : distance) out.push_back({d.value, d.direction});
   return out;
 }

@@ -63,7 +63,7 @@ class Dumper {
   }
 
   void line(int depth, const std::string& text, const SourceLoc& loc) {
-    out_ << std::string(2 * depth, ' ') << text << " @ " << loc.line << ":" << loc.column << "\n";
+    out_ << std::string(2 * static_cast<std::size_t>(depth), ' ') << text << " @ " << loc.line << ":" << loc.column << "\n";
   }
 
   void node(const Node& n, int depth) {

@@ -101,7 +101,7 @@ void decideLoop(const LoopVerdict& verdict, std::int64_t element, const trace::S
   d.interleave = std::max(verdict.interleave, 1);
   if (verdict.saysVersioning) d.runtimeAliasCheck = verdict.versioned;
   std::optional<std::int64_t> trips = tripsOf(loop);
-  d.scalarEpilogue = !trips || *trips % (d.vectorFactor * d.interleave) != 0;
+  d.scalarEpilogue = !trips || *trips % (static_cast<std::int64_t>(d.vectorFactor) * d.interleave) != 0;
 }
 
 /* Loop scopes of "contexts" by (file key, line), each line's loops by their column. */

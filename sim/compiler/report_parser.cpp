@@ -86,7 +86,7 @@ int numberAfter(std::string_view text, std::string_view label) {
   std::string_view rest = text.substr(at + label.size());
   std::size_t digits = 0;
   while (digits < rest.size() && digits < 6 && rest[digits] >= '0' && rest[digits] <= '9') ++digits;
-  return number(rest.substr(0, digits)).value_or(0);
+  return static_cast<int>(number(rest.substr(0, digits)).value_or(0));
 }
 
 /* GCC's symbol name "multiply.constprop.0/12" as the source names it: "multiply". */

@@ -53,7 +53,7 @@ struct Point {
     for (const LoopInfo& loop : nest.loops) {
       GiNaC::exmap numeric = params, symbolic;
       for (auto p = loop.parent; p; p = nest.loops[*p].parent) {
-        numeric[nest.loops[*p].iterator] = GiNaC::numeric(out.loops[*p].mid * 2, 1) / 2;
+        numeric[nest.loops[*p].iterator] = GiNaC::numeric(static_cast<long>(out.loops[*p].mid * 2), 1) / 2;
         symbolic[nest.loops[*p].iterator] = out.loops[*p].midSym;
       }
       LoopValue v;
