@@ -36,6 +36,33 @@ bool onlyParameters(const sym::Expr& e, const sym::Context& ctx) {
   return true;
 }
 
+/// Whether a function body keeps state in variables of static storage: it names a static local
+/// (`static int c; return ++c;`) or changes a global (`g++; return g;`). The frontend reads such
+/// a variable as a fixed parameter, so a summary holding one would make a counter constant.
+class KeepsState : public clang::RecursiveASTVisitor<KeepsState> {
+ public:
+  bool found = false;
+  bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
+    if (const auto* var = clang::dyn_cast<clang::VarDecl>(ref->getDecl()); var && var->isStaticLocal()) found = true;
+    return true;
+  }
+  bool VisitBinaryOperator(clang::BinaryOperator* op) {
+    if (op->isAssignmentOp()) found |= isGlobal(op->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(clang::UnaryOperator* op) {
+    if (op->isIncrementDecrementOp()) found |= isGlobal(op->getSubExpr());
+    return true;
+  }
+
+ private:
+  static bool isGlobal(const clang::Expr* e) {
+    const auto* ref = clang::dyn_cast<clang::DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto* var = ref ? clang::dyn_cast<clang::VarDecl>(ref->getDecl()) : nullptr;
+    return var && var->hasGlobalStorage();
+  }
+};
+
 }  // namespace
 
 /* "v" is the value of one return statement of an integer function. */
@@ -68,6 +95,11 @@ void FunctionBuilder::recordReturnSummary() {
   };
   std::vector<sym::Symbol> used = sym::symbolsOfKind(summary.value, state_.ctx, sym::SymbolKind::Parameter);
   summary.argumentsOnly = std::all_of(used.begin(), used.end(), isParameter);
+  if (!summary.argumentsOnly) {
+    KeepsState state;
+    state.TraverseStmt(const_cast<clang::Stmt*>(decl_.getBody()));
+    if (state.found) return;
+  }
   state_.returnSummaries[summaryKey(decl_)] = std::move(summary);
 }
 

@@ -171,3 +171,24 @@ TEST_CASE("small_funcs of the fidelity corpus indexes through idx() without indi
     }
   CHECK(affine >= 3);  // put's write, get's read from the row sums and from the column update
 }
+
+TEST_CASE("a helper returning a global it changes, or a static local, stays unknown", "[calls][return-values]") {
+  trace::Trace t = test::analyzeSource(R"(
+    int g;
+    int width = 100;
+    static int counter(void) { static int c = 0; c = c + 1; return c; }
+    static int bump(void) { g++; return g; }
+    static int at(int i, int j) { return i * width + j; }
+    void f(double *x) {
+      for (int i = 0; i < 100; i++) {
+        x[counter()] = 1;
+        x[bump()] = 2;
+        x[at(0, i)] = 3;
+      }
+    })");
+  INFO(Catch::Detail::stringify(test::accessLines(t)));
+  CHECK(classOf(t, "x[counter()]") == trace::AccessClass::Indirect);
+  CHECK(classOf(t, "x[bump()]") == trace::AccessClass::Indirect);
+  // A global the helper only reads is read as the frontend reads it everywhere: a parameter.
+  CHECK(classOf(t, "x[at(0, i)]") == trace::AccessClass::Stride1);
+}
