@@ -171,11 +171,13 @@ Value FunctionBuilder::analysedCall(const clang::CallExpr* c, const clang::Funct
   node.throughParameter = throughParameter;
   node.loc = loc(c->getBeginLoc());
   std::vector<const clang::VarDecl*> changed;
+  std::vector<Value> values;
   for (unsigned i = 0; i < c->getNumArgs(); ++i) {
     const clang::Expr* arg = c->getArg(i);
     const clang::VarDecl* addressed = addressedLocal(arg);
     ir::Argument a;
     Value v = addressed ? addressOfLocal(addressed) : eval(arg);
+    values.push_back(v);
     switch (v.kind) {
       case Value::Kind::Scalar: a.kind = ir::Argument::Kind::Scalar; a.value = v.scalar; break;
       case Value::Kind::Pointer: a.kind = ir::Argument::Kind::Pointer; a.value = v.pointer.offset; a.container = v.pointer.container; break;
@@ -201,7 +203,8 @@ Value FunctionBuilder::analysedCall(const clang::CallExpr* c, const clang::Funct
     node.result = callSiteContainer(resultName, element, c);
     result = Value::ofPointer(PointerValue{*node.result, 0, resultName});
   } else if (c->getType()->isIntegralOrEnumerationType()) {
-    result = Value::ofScalar(freshUnknown(name, "result of " + name));
+    std::optional<sym::Expr> known = callee ? summarisedResult(*callee, values) : std::nullopt;
+    result = Value::ofScalar(known ? *known : freshUnknown(name, "result of " + name));
   }
   append(ir::Node{std::move(node)});
   for (const clang::VarDecl* var : changed) forgetValue(var, name, c);

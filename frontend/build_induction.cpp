@@ -126,7 +126,8 @@ class InnerLoopChanges : public clang::RecursiveASTVisitor<InnerLoopChanges> {
 /// Whether an expression reads memory or a local in "changed" (then it is not loop-invariant).
 class VariesWith : public clang::RecursiveASTVisitor<VariesWith> {
  public:
-  VariesWith(const std::set<const clang::VarDecl*>& changed, bool memoryVaries) : changed_(changed), memoryVaries_(memoryVaries) {}
+  VariesWith(const std::set<const clang::VarDecl*>& changed, bool memoryVaries, const KnownCall& knownCall)
+      : changed_(changed), memoryVaries_(memoryVaries), knownCall_(knownCall) {}
   bool varies = false;
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
     if (const auto* var = dyn_cast<clang::VarDecl>(ref->getDecl()); var && changed_.count(var)) varies = true;
@@ -134,7 +135,7 @@ class VariesWith : public clang::RecursiveASTVisitor<VariesWith> {
   }
   bool VisitArraySubscriptExpr(clang::ArraySubscriptExpr*) { return varies |= memoryVaries_, true; }
   bool VisitMemberExpr(clang::MemberExpr*) { return varies |= memoryVaries_, true; }
-  bool VisitCallExpr(clang::CallExpr*) { return varies = true, true; }
+  bool VisitCallExpr(clang::CallExpr* c) { return varies |= !(knownCall_ && knownCall_(c)), true; }
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
     if (op->getOpcode() == clang::UO_Deref) varies |= memoryVaries_;
     return true;
@@ -143,7 +144,27 @@ class VariesWith : public clang::RecursiveASTVisitor<VariesWith> {
  private:
   const std::set<const clang::VarDecl*>& changed_;
   bool memoryVaries_;
+  const KnownCall& knownCall_;
 };
+
+/* Whether "e" has side effects other than those of "knownCall" calls themselves (whose
+   arguments still count): what the callee does cannot change the value such a call returns. */
+bool sideEffectsBesideKnownCalls(const clang::Expr* e, clang::ASTContext& ast, const KnownCall& knownCall) {
+  if (!knownCall || !e->HasSideEffects(ast)) return e->HasSideEffects(ast);
+  e = e->IgnoreParens();
+  if (const auto* c = dyn_cast<clang::CallExpr>(e)) {
+    if (!knownCall(c)) return true;
+    return std::any_of(c->arg_begin(), c->arg_end(), [&](const clang::Expr* arg) { return sideEffectsBesideKnownCalls(arg, ast, knownCall); });
+  }
+  if (const auto* op = dyn_cast<clang::BinaryOperator>(e); op && op->isAssignmentOp()) return true;
+  if (const auto* op = dyn_cast<clang::UnaryOperator>(e); op && op->isIncrementDecrementOp()) return true;
+  if (!isa<clang::BinaryOperator>(e) && !isa<clang::UnaryOperator>(e) && !isa<clang::CastExpr>(e) &&
+      !isa<clang::AbstractConditionalOperator>(e))
+    return true;
+  for (const clang::Stmt* child : e->children())
+    if (const auto* sub = dyn_cast_or_null<clang::Expr>(child); sub && sideEffectsBesideKnownCalls(sub, ast, knownCall)) return true;
+  return false;
+}
 
 /* Updates in "e" that happen whenever "e" is evaluated: not in the right operand of && or ||,
    not in an arm of ?:. */
@@ -167,18 +188,21 @@ std::vector<const clang::Stmt*> topLevel(const clang::Stmt* body) {
 
 }  // namespace
 
-bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries) {
-  VariesWith visitor(changed, memoryVaries);
+bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries,
+              const KnownCall& knownCall) {
+  VariesWith visitor(changed, memoryVaries, knownCall);
   visitor.TraverseStmt(const_cast<clang::Expr*>(e));
-  return visitor.varies || e->HasSideEffects(ast);
+  return visitor.varies || sideEffectsBesideKnownCalls(e, ast, knownCall);
 }
 
-InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast) {
+InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast,
+                             KnownCall knownCall) {
   AllChanges all;
   all.TraverseStmt(const_cast<clang::Expr*>(cond));
   all.TraverseStmt(const_cast<clang::Stmt*>(body));
   all.TraverseStmt(const_cast<clang::Expr*>(inc));
   InductionScan scan;
+  scan.knownCall = std::move(knownCall);
   for (const auto& [var, at] : all.changes) scan.changed.insert(var);
 
   std::vector<std::pair<Update, Induction::Where>> sites;
@@ -213,7 +237,7 @@ InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, c
                                                : name + " changes under a condition");
     } else if (!site->first.affine) {
       reject(at[0], name + " is assigned a value that is not " + name + " plus a loop-invariant amount");
-    } else if (site->first.amount && variesIn(site->first.amount, scan.changed, ast, true)) {
+    } else if (site->first.amount && variesIn(site->first.amount, scan.changed, ast, true, scan.knownCall)) {
       reject(at[0], name + " changes by an amount that is not loop-invariant");
     } else if (site->second == Induction::Where::Body && skips.found) {
       reject(skips.found, "a continue or label in the loop can skip the update of " + name);
@@ -271,9 +295,9 @@ std::optional<ExitTest> matchConjunct(const clang::Expr* e, const InductionScan&
   const auto* op = dyn_cast<clang::BinaryOperator>(e);
   if (op && op->isComparisonOp() && op->getOpcode() != clang::BO_EQ) {
     ir::Comparison c = comparisonOf(op->getOpcode());
-    if (const Induction* ind = testedInduction(op->getLHS(), scan, updated, prefix); ind && !variesIn(op->getRHS(), scan.changed, ast, false))
+    if (const Induction* ind = testedInduction(op->getLHS(), scan, updated, prefix); ind && !variesIn(op->getRHS(), scan.changed, ast, false, scan.knownCall))
       return ExitTest{ind, op->getRHS(), c, updated && prefix, e, {}};
-    if (const Induction* ind = testedInduction(op->getRHS(), scan, updated, prefix); ind && !variesIn(op->getLHS(), scan.changed, ast, false))
+    if (const Induction* ind = testedInduction(op->getRHS(), scan, updated, prefix); ind && !variesIn(op->getLHS(), scan.changed, ast, false, scan.knownCall))
       return ExitTest{ind, op->getLHS(), flipped(c), updated && prefix, e, {}};
     return std::nullopt;
   }
@@ -312,9 +336,9 @@ std::optional<ExitTest> matchExitWhen(const clang::Expr* exit, const InductionSc
   if (!kind) return std::nullopt;
   bool updated = false, prefix = false;
   ir::Comparison c = comparisonOf(*kind);
-  if (const Induction* ind = testedInduction(op->getLHS(), scan, updated, prefix); ind && !updated && !variesIn(op->getRHS(), scan.changed, ast, false))
+  if (const Induction* ind = testedInduction(op->getLHS(), scan, updated, prefix); ind && !updated && !variesIn(op->getRHS(), scan.changed, ast, false, scan.knownCall))
     return ExitTest{ind, op->getRHS(), c, false, op, {}};
-  if (const Induction* ind = testedInduction(op->getRHS(), scan, updated, prefix); ind && !updated && !variesIn(op->getLHS(), scan.changed, ast, false))
+  if (const Induction* ind = testedInduction(op->getRHS(), scan, updated, prefix); ind && !updated && !variesIn(op->getLHS(), scan.changed, ast, false, scan.knownCall))
     return ExitTest{ind, op->getLHS(), flipped(c), false, op, {}};
   return std::nullopt;
 }

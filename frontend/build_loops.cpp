@@ -151,7 +151,7 @@ static std::map<const clang::VarDecl*, std::string> rejectionReasons(const Induc
 }
 
 void FunctionBuilder::loop(const LoopShape& shape) {
-  InductionScan scan = scanInductions(shape.cond, shape.body, shape.inc, ast_);
+  InductionScan scan = scanInductions(shape.cond, shape.body, shape.inc, ast_, [this](const clang::CallExpr* c) { return valueOfArgumentsOnly(c); });
   auto reasons = rejectionReasons(scan, state_);
   std::vector<Walk> walks;
   for (const Induction& ind : scan.inductions) {

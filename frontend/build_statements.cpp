@@ -24,6 +24,7 @@ ir::Function FunctionBuilder::build() {
   statement(decl_.getBody());
   hoistStackSlots();
   if (!returnsOther_) function_.returned = returned_;
+  recordReturnSummary();
   return std::move(function_);
 }
 
@@ -127,9 +128,11 @@ void FunctionBuilder::statement(const clang::Stmt* s) {
   for (const clang::Stmt* child : s->children()) statement(child);
 }
 
-/* A returned pointer: the function's result container while every return agrees (allocation wrappers). */
+/* A returned pointer: the function's result container while every return agrees (allocation
+   wrappers); a returned integer: the function's value while every return agrees (index helpers). */
 void FunctionBuilder::returnValue(const clang::Expr* value) {
   Value v = eval(value);
+  if (decl_.getReturnType()->isIntegralOrEnumerationType()) noteReturnedScalar(v);
   if (!decl_.getReturnType()->isPointerType()) return;
   if (value->isNullPointerConstant(ast_, clang::Expr::NPC_ValueDependentIsNotNull)) return;
   bool fresh = v.kind == Value::Kind::Pointer && v.pointer.container.scope == ir::ContainerRef::Scope::Local && v.pointer.offset.is_zero();

@@ -114,6 +114,8 @@ class FunctionBuilder {
   std::map<const clang::VarDecl*, std::vector<const clang::FunctionDecl*>> functionTargets_;
   std::optional<ir::ContainerRef> returned_;                   // container of every returned pointer so far
   bool returnsOther_ = false;                                  // some return is not such a pointer
+  std::optional<sym::Expr> returnedScalar_;                    // integer value of every return so far
+  bool returnsOtherScalar_ = false;                            // some integer return differs or is not followed
   std::map<std::pair<std::string, std::string>, std::size_t> pointees_;  // (container, field) -> local
   int loopDepth_ = 0;
   int switchDepth_ = 0;
@@ -190,6 +192,14 @@ class FunctionBuilder {
   sym::Condition shortCircuit(const clang::BinaryOperator* op);
   sym::Expr scalarOrUnknown(const Value& v, const std::string& what);
   sym::Expr freshUnknown(const std::string& base, const std::string& why);
+
+  // return_values.cpp
+  void noteReturnedScalar(const Value& v);
+  void recordReturnSummary();
+  std::optional<sym::Expr> summarisedResult(const clang::FunctionDecl& callee, const std::vector<Value>& arguments);
+  const ReturnSummary* summaryOf(const clang::FunctionDecl& callee) const;
+  bool valueOfArgumentsOnly(const clang::CallExpr* c) const;
+  std::string summaryKey(const clang::FunctionDecl& definition) const;
 
   // build_calls.cpp
   Value call(const clang::CallExpr* c, const std::string& nameHint);

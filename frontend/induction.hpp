@@ -4,6 +4,7 @@
 #include "clang_compat.hpp"  // first: see the header
 #include "ir/ir.hpp"
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -28,7 +29,12 @@ struct Induction {
   enum class Where { Condition, Body, Increment } where = Where::Body;
 };
 
+/// Whether a call's value is a formula of its arguments alone (a return-value summary that uses
+/// no global): such a call in a bound or step is as invariant as its arguments.
+using KnownCall = std::function<bool(const clang::CallExpr*)>;
+
 struct InductionScan {
+  KnownCall knownCall;                // may be empty: every call varies
   std::vector<Induction> inductions;  // in source order
   std::set<const clang::VarDecl*> changed;  // every local the loop changes (inductions included)
   /// Why a changed local is not an induction variable, and where.
@@ -47,13 +53,16 @@ struct ExitTest {
 
 /// Induction variables of the loop with condition "cond", body "body" and increment "inc"
 /// (each may be null).
-InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast);
+InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast,
+                             KnownCall knownCall = {});
 /// The conjunct of "cond" (split at &&) that tests an induction variable against an invariant.
 std::optional<ExitTest> matchExitTest(const clang::Expr* cond, const InductionScan& scan, clang::ASTContext& ast);
 /// For "if (exit) break;" opening an endless loop: the test that keeps the loop running.
 std::optional<ExitTest> matchExitWhen(const clang::Expr* exit, const InductionScan& scan, clang::ASTContext& ast);
-/// True if "e" calls, has side effects, names a local in "changed" or (with "memoryVaries")
-/// reads memory. A bound read from memory counts as invariant, as in a for loop's header.
-bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries);
+/// True if "e" calls (other than a "knownCall"), has side effects, names a local in "changed" or
+/// (with "memoryVaries") reads memory. A bound read from memory counts as invariant, as in a for
+/// loop's header.
+bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries,
+              const KnownCall& knownCall = {});
 
 }  // namespace cats::frontend

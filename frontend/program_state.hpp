@@ -9,10 +9,20 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace cats::frontend {
+
+/// What a function returns, as a formula in its integer parameters (return_values.cpp): how a
+/// call's value is known where an index helper (`idx(i, j)`) computes a subscript.
+struct ReturnSummary {
+  std::vector<std::optional<sym::Symbol>> parameters;  // per parameter: its symbol when it is an integer
+  sym::Expr value;
+  bool argumentsOnly = false;  // no global in "value": the same arguments give the same value
+};
 
 class ProgramState {
  public:
@@ -35,6 +45,10 @@ class ProgramState {
   std::optional<ir::ContainerRef> global(const clang::VarDecl* var);
   /// Integer value of a const global with a constant initialiser.
   std::optional<std::int64_t> constantValue(const clang::VarDecl* var) const;
+
+  /// Return-value summaries of the functions lowered so far, by definition (name@file:line:col,
+  /// so a static inline function of a shared header is one entry for every unit).
+  std::map<std::string, ReturnSummary> returnSummaries;
 
  private:
   clang::ASTContext* ast_ = nullptr;
