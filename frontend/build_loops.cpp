@@ -273,6 +273,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     if (w.pointer) env_[var].pointer.moveTo(top[var]);
     else env_[var] = Value::ofScalar(top[var]);
   }
+  loop.carried = carriedScalars(shape.cond, shape.body, shape.inc, inductive, ast_);
   loop.varying = forgetAssignedIn({shape.cond, shape.body, shape.inc}, inductive, loop.loc, reasons);
   loop.varying.insert(loop.varying.begin(), iterator);
 

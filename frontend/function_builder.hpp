@@ -89,6 +89,8 @@ std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, con
 ir::FunctionTraits functionTraits(const clang::FunctionDecl& decl);
 /// Locals assigned by the init or increment of a for loop in "body" (build_local_scalars.cpp).
 std::set<const clang::VarDecl*> loopControlVariables(const clang::Stmt* body);
+std::vector<ir::CarriedScalar> carriedScalars(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc,
+                                              const std::set<const clang::VarDecl*>& inductions, const clang::ASTContext& ast);
 
 class FunctionBuilder {
   friend class LoopBodyScope;

@@ -60,3 +60,22 @@ TEST_CASE("the trace reader says what is wrong", "[trace][json]") {
     }
   CHECK_THROWS_WITH(trace::readTraceJson(badClass.dump()), Catch::Contains("unknown value 'stride-7'"));
 }
+
+TEST_CASE("a loop's carried scalars round-trip; an unknown kind is rejected", "[trace][json][carried]") {
+  trace::Trace original = test::analyzeSource("long f(int n, const int *a, float *b) {\n  long s = 0;\n  float prev = 0;\n  for (int i = 0; i < n; i++) {\n"
+                                              "    s += a[i];\n    b[i] = prev;\n    prev = b[i] + a[i];\n  }\n  return s;\n}\n");
+  std::vector<ir::CarriedScalar> expected = {{"s", ir::CarriedScalar::Kind::IntegerReduction}, {"prev", ir::CarriedScalar::Kind::Recurrence}};
+  const trace::Scope* loop = nullptr;
+  for (const trace::Scope& s : original.scopes)
+    if (s.kind == trace::ScopeKind::Loop) loop = &s;
+  REQUIRE(loop != nullptr);
+  CHECK(loop->carried == expected);
+  std::string text = trace::writeTraceJson(original);
+  trace::Trace read = trace::readTraceJson(text);
+  CHECK(read.scopes[loop->id].carried == expected);
+  auto j = nlohmann::json::parse(text);
+  j["scopes"][loop->id]["carried"][0]["kind"] = "second-order";
+  CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("unknown value 'second-order'"));
+  j["scopes"][loop->id].erase("carried");
+  CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("missing field 'carried'"));
+}

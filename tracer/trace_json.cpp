@@ -150,6 +150,8 @@ std::string writeTraceJson(const Trace& t) {
       j["early_exit"] = s.earlyExit;
       j["static_bounds"] = s.staticBounds;
       j["varying"] = s.varying;
+      j["carried"] = ordered_json::array();
+      for (const auto& c : s.carried) j["carried"].push_back(ordered_json{{"name", c.name}, {"kind", std::string(toString(c.kind))}});
       j["source_iterator"] = s.sourceIterator;
       j["iterator_base"] = s.iteratorBase;
       j["varying_sources"] = ordered_json::array();
@@ -445,6 +447,12 @@ Trace readTraceJson(const std::string& text) {
       s.earlyExit = r.get<bool>(j, "early_exit", where);
       s.staticBounds = r.get<bool>(j, "static_bounds", where);
       s.varying = r.get<std::vector<std::string>>(j, "varying", where);
+      for (const auto& c : r.member(j, "carried", where)) {
+        ir::CarriedScalar carried;
+        carried.name = r.get<std::string>(c, "name", where + ".carried");
+        carried.kind = parseEnum<ir::CarriedScalar::Kind>(r.get<std::string>(c, "kind", where + ".carried"), ir::parseCarriedKind, where + ".carried.kind");
+        s.carried.push_back(std::move(carried));
+      }
       s.sourceIterator = r.get<std::string>(j, "source_iterator", where);
       s.iteratorBase = r.get<std::string>(j, "iterator_base", where);
       for (const auto& v : r.member(j, "varying_sources", where)) {

@@ -349,6 +349,7 @@ class Tracer {
     s.parallel = l.parallel;
     s.opaqueReason = l.opaqueReason;
     s.earlyExit = l.hasEarlyExit;
+    s.carried = l.carried;
     s.staticBounds = l.iterator && GiNaC::is_a<GiNaC::numeric>(l.start) && GiNaC::is_a<GiNaC::numeric>(l.bound) &&
                      GiNaC::is_a<GiNaC::numeric>(l.step);
     s.comparison = l.comparison;

@@ -83,6 +83,7 @@ class Dumper {
                                     : "loop " + l.iteratorName + " = " + sym::print(l.start) + "; " + l.iteratorName + " " +
                                           comparisonText(l.comparison) + " " + sym::print(l.bound) + "; += " + sym::print(l.step);
     if (l.parallel) head += " [parallel]";
+    for (const CarriedScalar& c : l.carried) head += " [carries " + c.name + ": " + std::string(toString(c.kind)) + "]";
     line(depth, head, l.loc);
     if (!l.header.empty()) {
       out_ << std::string(2 * depth + 2, ' ') << "header:\n";

@@ -60,6 +60,23 @@ std::string Diagnostic::str() const {
   return where + ": " + std::string(toString(severity)) + ": " + message;
 }
 
+std::string_view toString(CarriedScalar::Kind kind) {
+  switch (kind) {
+    case CarriedScalar::Kind::IntegerReduction: return "integer-reduction";
+    case CarriedScalar::Kind::FloatReduction: return "float-reduction";
+    case CarriedScalar::Kind::FirstOrder: return "first-order";
+    case CarriedScalar::Kind::Recurrence: return "recurrence";
+  }
+  return "recurrence";
+}
+
+std::optional<CarriedScalar::Kind> parseCarriedKind(std::string_view text) {
+  for (auto kind : {CarriedScalar::Kind::IntegerReduction, CarriedScalar::Kind::FloatReduction, CarriedScalar::Kind::FirstOrder,
+                    CarriedScalar::Kind::Recurrence})
+    if (toString(kind) == text) return kind;
+  return std::nullopt;
+}
+
 static bool isIncreasing(const Loop& loop) {
   switch (loop.comparison) {
     case Comparison::Less:

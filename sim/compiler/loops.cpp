@@ -214,6 +214,7 @@ class LoopDecider {
 
   /* Vectorises the innermost loop of each nest that qualifies; true if one below "loop" (or it) did. */
   bool vectorizeNest(std::size_t loop) {
+    if (vectorizeAroundInvariantBody(loop)) return true;
     bool inner = false;
     for (std::size_t child : innerLoops(loop)) inner = vectorizeNest(child) || inner;
     LoopDecision& d = decision(loop);
@@ -223,6 +224,51 @@ class LoopDecider {
     }
     decide(loop, d);
     return d.vectorFactor > 1 || d.slp;
+  }
+
+  /* GCC's outer-loop vectorisation of a loop around one innermost loop whose accesses do not
+     move with it: `for (r < 4) total += sum(n, a)` after inlining. GCC analyses the outer loop
+     first; each inner pass then computes VF iterations of the outer loop at once (the loads
+     broadcast), so the array is read trips/VF times ("outer-loop already vectorized" for the
+     inner loop). The outer loop must hand its result out through a reduction, store nothing
+     that stays in it, carry no recurrence (nor its inner loop), and have a compile-time trip
+     count that is a multiple of VF (VF from the smallest access), at -O3 too: GCC 12 peels no
+     epilogue for it (with 3 iterations it vectorises the inner loop instead). */
+  bool vectorizeAroundInvariantBody(std::size_t loop) {
+    if (!vectorizerOn() || target().compiler != CompilerKind::Gcc) return false;
+    const LoopFacts& f = facts_[loop];
+    std::vector<std::size_t> inner = innerLoops(loop);
+    if (f.blocked || !f.unitStep || inner.size() != 1 || !innerLoops(inner.front()).empty() || facts_[inner.front()].blocked) return false;
+    if (refusedRecurrence(loop) || facts_[loop].accesses.empty()) return false;
+    const auto& carried = trace_.scopes[loop].carried;
+    bool reduction = carriedReduction(loop) || std::any_of(carried.begin(), carried.end(), [](const ir::CarriedScalar& c) { return isReduction(c.kind); });
+    if (!reduction) return false;
+    std::int64_t element = 0;
+    for (std::size_t e : f.accesses) {
+      const trace::Event& ev = trace_.events[e];
+      if (promotedFrom(e, loop)) continue;
+      if (ev.mode == ir::AccessMode::Write || (reloadedIn_[e] && isInsideOrEqual(*reloadedIn_[e], loop))) return false;
+      auto stride = strideOf(e, loop);
+      if (!stride || *stride != 0) return false;
+      element = element == 0 ? ev.bytes : std::min<std::int64_t>(element, ev.bytes);
+    }
+    if (element == 0) return false;
+    LoopDecision& d = decision(loop);
+    for (int bytes = target().vectorBytes; bytes >= 16; bytes /= 2) {
+      std::int64_t factor = bytes / element;
+      if (factor < 2 || !d.constantTrips || !f.trips || *f.trips % factor != 0) continue;
+      d.vectorBytes = bytes;
+      d.vectorFactor = static_cast<int>(factor);
+      d.interleave = 1;
+      d.scalarEpilogue = false;
+      d.reason = "vectorised: " + std::to_string(bytes) + "-byte vectors, " + std::to_string(factor) +
+                 " iteration(s) each, around its inner loop (outer-loop vectorisation): the inner loop's accesses do not move with " +
+                 trace_.scopes[loop].label() + ", so one inner pass serves " + std::to_string(factor) + " of its iterations";
+      for (const trace::Scope& s : trace_.scopes)
+        if (s.id != loop && isLoop(s.id) && isInsideOrEqual(s.id, loop)) setReason(decision(s.id), "not vectorised: the loop around it is vectorised (outer-loop vectorisation)");
+      return true;
+    }
+    return false;
   }
 
   /* GCC 12 enables -ftree-vectorize from -O2; Clang 14's loop vectoriser does not run at -O1 either. */
@@ -306,10 +352,46 @@ class LoopDecider {
     return true;
   }
 
-  /* Writes promoted out of "loop": a reduction carried across its iterations. */
+  /* Writes promoted out of "loop": a reduction carried across its iterations (a traced
+     accumulator; a traced local that the frontend found to be a recurrence is none). */
   std::optional<std::size_t> carriedReduction(std::size_t loop) const {
     for (std::size_t e : facts_[loop].accesses)
-      if (trace_.events[e].mode == ir::AccessMode::Write && promotedFrom(e, loop)) return e;
+      if (trace_.events[e].mode == ir::AccessMode::Write && promotedFrom(e, loop) && !carriedRecurrence(loop, trace_.events[e].text)) return e;
+    return std::nullopt;
+  }
+
+  /* Whether "name" is a local scalar "loop" carries as a recurrence (first-order or other). */
+  bool carriedRecurrence(std::size_t loop, const std::string& name) const {
+    const auto& carried = trace_.scopes[loop].carried;
+    return std::any_of(carried.begin(), carried.end(), [&](const ir::CarriedScalar& c) { return c.name == name && !isReduction(c.kind); });
+  }
+
+  static bool isReduction(ir::CarriedScalar::Kind kind) {
+    return kind == ir::CarriedScalar::Kind::IntegerReduction || kind == ir::CarriedScalar::Kind::FloatReduction;
+  }
+
+  /* The name of a floating-point reduction "loop" carries: a traced accumulator or a local scalar. */
+  std::optional<std::string> floatReduction(std::size_t loop) const {
+    if (auto e = carriedReduction(loop); e && isFloating(*e)) return trace_.events[*e].text;
+    for (const ir::CarriedScalar& c : trace_.scopes[loop].carried)
+      if (c.kind == ir::CarriedScalar::Kind::FloatReduction) return c.name;
+    return std::nullopt;
+  }
+
+  /* A recurrence that "loop" or a loop inside it carries and the target's vectoriser refuses:
+     GCC 12 none (neither in the loop nor below it, "unsupported use in stmt", "unsupported use
+     of nested cycle"); Clang 14 all but first-order ones of the loop itself. */
+  std::optional<std::string> refusedRecurrence(std::size_t loop) const {
+    bool gcc = target().compiler == CompilerKind::Gcc;
+    for (const trace::Scope& s : trace_.scopes) {
+      if (!isLoop(s.id) || !isInsideOrEqual(s.id, loop)) continue;
+      for (const ir::CarriedScalar& c : s.carried) {
+        if (isReduction(c.kind)) continue;
+        if (!gcc && c.kind == ir::CarriedScalar::Kind::FirstOrder) continue;
+        std::string what = c.kind == ir::CarriedScalar::Kind::FirstOrder ? "a first-order recurrence" : "a recurrence";
+        return c.name + " is carried from one iteration of " + s.label() + " to the next (" + what + ")";
+      }
+    }
     return std::nullopt;
   }
 
@@ -367,6 +449,7 @@ class LoopDecider {
     if (auto r = carriedDependence(loop)) return setReason(d, "not vectorised: " + trace_.events[*r].text + " reads a value stored by an earlier iteration");
     if (target().compiler == CompilerKind::Clang && !innerLoops(loop).empty())
       return setReason(d, "not vectorised: Clang's loop vectoriser takes innermost loops only");
+    if (auto recurrence = refusedRecurrence(loop)) return setReason(d, "not vectorised: " + *recurrence);
     Shape shape = shapeOf(loop);
     if (!shape.problem.empty()) return setReason(d, "not vectorised: " + shape.problem);
     bool gcc = target().compiler == CompilerKind::Gcc;
@@ -376,8 +459,8 @@ class LoopDecider {
       if (veryCheap) return setReason(d, "not vectorised: " + pair + " may alias and -O2's very cheap cost model does no run-time alias check");
       d.runtimeAliasCheck = true;
     }
-    if (auto reduction = carriedReduction(loop); reduction && isFloating(*reduction) && !target().fastMath) {
-      if (!gcc) return setReason(d, "not vectorised: the floating-point reduction into " + trace_.events[*reduction].text + " needs -ffast-math");
+    if (auto reduction = floatReduction(loop); reduction && !target().fastMath) {
+      if (!gcc) return setReason(d, "not vectorised: the floating-point reduction into " + *reduction + " needs -ffast-math");
       d.inOrderReduction = true;
     }
     if (!chooseWidth(d, shape, f, veryCheap)) return;

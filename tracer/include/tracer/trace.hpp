@@ -63,6 +63,7 @@ struct Scope {
   bool earlyExit = false;
   bool staticBounds = false;  // start, bound and step are numbers in the loop's own function (compile-time trip count)
   std::vector<std::string> varying;  // symbols that change from one iteration to the next
+  std::vector<ir::CarriedScalar> carried;  // local scalars carried across iterations (the frontend's loop facts)
   // Branch
   std::string arm;
   sym::Condition condition;

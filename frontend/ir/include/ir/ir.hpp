@@ -103,6 +103,23 @@ using Block = std::vector<Node>;
 
 enum class Comparison { Less, LessEqual, Greater, GreaterEqual, NotEqual };
 
+/// A local scalar whose value one iteration of a loop hands to the next (read in the body
+/// before the body writes it), classified as the vectorisers classify loop-carried values
+/// (frontend/carried_scalars.cpp).
+struct CarriedScalar {
+  enum class Kind {
+    IntegerReduction,  // s = s op e (op +, -, *, &, |, ^), s read nowhere else in the loop
+    FloatReduction,    // the same on a floating-point s (reassociation needs -ffast-math)
+    FirstOrder,        // a recurrence whose new value does not depend on any carried value: prev = a[i]
+    Recurrence,        // any other: y = a[i] + b * y, or through a store and a reload of it
+  };
+  std::string name;
+  Kind kind = Kind::Recurrence;
+  bool operator==(const CarriedScalar&) const = default;
+};
+std::string_view toString(CarriedScalar::Kind kind);
+std::optional<CarriedScalar::Kind> parseCarriedKind(std::string_view text);
+
 /// for (iterator = start; iterator <cmp> bound; iterator += step). Opaque loops have no iterator.
 struct Loop {
   std::optional<sym::Symbol> iterator;
@@ -115,6 +132,7 @@ struct Loop {
   std::string opaqueReason;           // non-empty for loops that fit no pattern
   std::vector<sym::Symbol> varying;   // unknowns standing for variables the body changes
   bool hasEarlyExit = false;          // break/return/goto inside: trip count is an upper bound
+  std::vector<CarriedScalar> carried;  // local scalars carried across iterations (also through inner loops)
   Block header;                       // accesses of the condition, evaluated every iteration
   Block body;
   SourceLoc loc;
