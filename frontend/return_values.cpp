@@ -67,9 +67,12 @@ class KeepsState : public clang::RecursiveASTVisitor<KeepsState> {
 
 /* "v" is the value of one return statement of an integer function. */
 void FunctionBuilder::noteReturnedScalar(const Value& v) {
-  if (v.kind != Value::Kind::Scalar) returnsOtherScalar_ = true;
-  else if (!returnedScalar_) returnedScalar_ = v.scalar;
-  else if (!returnedScalar_->is_equal(v.scalar)) returnsOtherScalar_ = true;
+  if (v.kind == Value::Kind::Scalar && !returnedScalar_) {
+    returnedScalar_ = v.scalar;
+    return;
+  }
+  // Not a formula, or another formula than an earlier return's: no summary.
+  if (v.kind != Value::Kind::Scalar || !returnedScalar_->is_equal(v.scalar)) returnsOtherScalar_ = true;
 }
 
 /* The definition "definition" of a function, the same in every unit that includes it. */
