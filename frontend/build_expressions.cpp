@@ -208,6 +208,7 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   if (const auto* ref = dyn_cast<clang::DeclRefExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = ref->getDecl()->getNameAsString();
   else if (const auto* member = dyn_cast<clang::MemberExpr>(op->getLHS()->IgnoreParenImpCasts())) hint = member->getMemberDecl()->getNameAsString();
   Value rhs = eval(op->getRHS(), hint);
+  std::size_t afterValue = current_->size();
   if (const clang::VarDecl* pointer = globalPointer(op->getLHS())) {
     if (!compound) bindAllocationToGlobal(rhs, pointer);
     if (!state_.options.traceScalars) return rhs;
@@ -225,8 +226,22 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
     Value old = read(*target, op->getLHS());
     result = arithmetic(arithmeticOf(op->getOpcode()), old, rhs, op->getLHS()->getType(), op->getRHS()->getType());
   }
+  std::size_t beforeWrite = current_->size();
   emitAccess(*target, ir::AccessMode::Write, op->getLHS());
+  if (!compound && current_->size() == beforeWrite + 1) noteStoredValue(op, beforeWrite == afterValue);
   return result;
+}
+
+/* Records on the write just emitted what assignment "op" stores; a copy only when the load of
+   the value is the access just before the write ("adjacent": the address took no loads). */
+void FunctionBuilder::noteStoredValue(const clang::BinaryOperator* op, bool adjacent) {
+  ir::StoredValue stored = storedValueOf(op->getRHS(), op->getLHS()->getType(), ast_);
+  if (stored.kind == ir::StoredValue::Kind::Copy) {
+    std::size_t n = current_->size();
+    const auto* load = n >= 2 ? std::get_if<ir::Access>(&(*current_)[n - 2].value) : nullptr;
+    if (!adjacent || !load || load->mode != ir::AccessMode::Read) stored = {};
+  }
+  std::get<ir::Access>(current_->back().value).stored = stored;
 }
 
 /* The global pointer variable "e" names, if any. */

@@ -87,6 +87,11 @@ std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
 std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem);
 /// Linkage, inline hints, attributes and size of "decl" (function_traits.cpp).
 ir::FunctionTraits functionTraits(const clang::FunctionDecl& decl);
+
+/// What assigning "rhs" to an object of "lhsType" stores (stored_value.cpp): a constant with its
+/// byte splat, a Copy candidate (an unconverted load: the caller checks it is the access just
+/// before the write), or Unknown.
+ir::StoredValue storedValueOf(const clang::Expr* rhs, clang::QualType lhsType, clang::ASTContext& ast);
 /// Locals assigned by the init or increment of a for loop in "body" (build_local_scalars.cpp).
 std::set<const clang::VarDecl*> loopControlVariables(const clang::Stmt* body);
 std::vector<ir::CarriedScalar> carriedScalars(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc,
@@ -186,6 +191,7 @@ class FunctionBuilder {
   const clang::VarDecl* globalPointer(const clang::Expr* e) const;
   void bindAllocationToGlobal(const Value& rhs, const clang::VarDecl* pointer);
   void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at);
+  void noteStoredValue(const clang::BinaryOperator* op, bool adjacent);
   std::vector<sym::Expr> positionAt(const PointerValue& p, clang::QualType type);
   std::vector<sym::Expr> movedPosition(const PointerValue& p, const sym::Expr& unitBytes, const sym::Expr& delta);
   void explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at);

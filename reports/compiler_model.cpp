@@ -83,7 +83,7 @@ class TreeBuilder {
 };
 
 std::string vectorText(const sim::LoopDecision& d) {
-  if (!d.replacedBy.empty()) return "replaced by " + d.replacedBy;
+  if (!d.replacedBy.empty()) return "replaced by " + d.replacedBy + (d.removed ? ", then removed" : "");
   if (d.vectorFactor <= 1) return d.slp ? "scalar loop, body packed by SLP" : "not vectorised";
   std::string out = fmt::format("vectorised by {}", d.vectorFactor);
   if (d.interleave > 1) out += fmt::format(", interleave {}", d.interleave);
@@ -157,6 +157,7 @@ ordered_json nodeJson(const ModelNode& n) {
       j["scalar_epilogue"] = d.scalarEpilogue;
       j["slp"] = d.slp;
       j["replaced_by"] = d.replacedBy;
+      j["removed"] = d.removed;
       j["reason"] = d.reason;
       j["source"] = std::string(sim::toString(d.source));
       j["accesses"] = ordered_json::array();

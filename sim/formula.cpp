@@ -13,6 +13,20 @@ Formula Formula::constant(std::int64_t value) {
   return f;
 }
 
+Formula Formula::linear(std::int64_t constant, const std::vector<std::pair<int, std::int64_t>>& terms) {
+  Formula f = Formula::constant(constant);
+  for (const auto& [slot, coefficient] : terms) {
+    if (coefficient == 0) continue;
+    f.terms_.emplace_back(slot, coefficient);
+    f.slots_.push_back(slot);
+    f.code_.push_back({Op::Slot, slot});
+    f.code_.push_back({Op::Const, coefficient});
+    f.code_.push_back({Op::Mul, 0});
+    f.code_.push_back({Op::Add, 0});
+  }
+  return f;
+}
+
 bool Formula::usesSlot(int slot) const { return std::find(slots_.begin(), slots_.end(), slot) != slots_.end(); }
 
 std::int64_t Formula::coefficientOf(int slot) const {

@@ -5,6 +5,8 @@
 // rest as a scalar epilogue.
 #include "register_model.hpp"
 
+#include "library_idioms.hpp"
+
 #include <algorithm>
 #include <optional>
 
@@ -166,6 +168,9 @@ class Applier {
 
 }  // namespace
 
-void applyRegisterModel(Block& block, const RegisterPlan& plan, std::vector<std::string>& notes) { Applier(plan, notes).run(block); }
+void applyRegisterModel(Block& block, const RegisterPlan& plan, std::vector<std::string>& notes) {
+  if (plan.plan) runLibraryIdioms(block, *plan.plan, notes);
+  Applier(plan, notes).run(block);
+}
 
 }  // namespace cats::sim

@@ -81,6 +81,13 @@ class Expander {
   std::vector<std::string> callStack_;
   std::vector<EnclosingLoop> loops_;
   std::map<std::string, std::size_t> dedup_;
+  std::optional<std::size_t> lastIn_, lastOut_;  // the last access copied: its summary event and its copy
+
+  /* The copy of the read event a Copy write "in" names, when it was the access copied just before. */
+  std::optional<std::size_t> copiedIn(const Event& in) const {
+    if (in.copyOf && lastIn_ && *lastIn_ == *in.copyOf) return lastOut_;
+    return std::nullopt;
+  }
   bool stopped_ = false;
 
   void indexChildren() {
@@ -268,14 +275,19 @@ class Expander {
         e.subscripts.clear();
         if (b.base.is_zero())
           for (const auto& s : in.subscripts) e.subscripts.push_back(resolve(s, a).expand());
+        if (e.mode == ir::AccessMode::Write) setStored(e, in.stored, copiedIn(in), out_.events);
         std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
                           std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + (e.loopHeader ? "|header" : "");
+        lastIn_ = e.summary;
         if (auto it = dedup_.find(key); it != dedup_.end()) {
           out_.events[it->second].multiplicity += in.multiplicity;
+          foldStored(out_.events[it->second], e);
+          lastOut_ = it->second;
           return;
         }
         e.classification = classify(e.offset, e.bytes, loops_, out_.context, limits_.budget);
         dedup_[key] = out_.events.size();
+        lastOut_ = out_.events.size();
         break;
       }
       case EventKind::Alloc:

@@ -109,4 +109,21 @@ std::optional<std::size_t> Trace::summaryOf(const std::string& function) const {
   return std::nullopt;
 }
 
+void setStored(Event& e, const ir::StoredValue& stored, std::optional<std::size_t> previous, const std::vector<Event>& events) {
+  e.stored = stored;
+  e.copyOf.reset();
+  if (stored.kind != ir::StoredValue::Kind::Copy) return;
+  if (previous && *previous < events.size() && events[*previous].kind == EventKind::Access && events[*previous].mode == ir::AccessMode::Read &&
+      events[*previous].bytes == e.bytes)
+    e.copyOf = previous;
+  else
+    e.stored = {};
+}
+
+void foldStored(Event& kept, const Event& again) {
+  if (kept.stored == again.stored && kept.copyOf == again.copyOf) return;
+  kept.stored = {};
+  kept.copyOf.reset();
+}
+
 }  // namespace cats::trace

@@ -65,6 +65,11 @@ ordered_json accessJson(const Event& e) {
   j["text"] = e.text;
   j["loop_header"] = e.loopHeader;
   j["multiplicity"] = e.multiplicity;
+  if (e.stored.kind != ir::StoredValue::Kind::Unknown) {
+    j["stored"] = std::string(ir::toString(e.stored.kind));
+    if (e.stored.splat) j["splat"] = *e.stored.splat;
+    if (e.copyOf) j["copy_of"] = *e.copyOf;
+  }
   const Classification& c = e.classification;
   j["class"] = std::string(toString(c.kind));
   j["stride_bytes"] = c.strideBytes ? ordered_json(sym::print(*c.strideBytes)) : ordered_json(nullptr);
@@ -341,6 +346,28 @@ const auto parseSeverity = byName({ir::Severity::Note, ir::Severity::Warning, ir
 const auto parseMode = byName({ir::AccessMode::Read, ir::AccessMode::Write}, [](auto v) { return std::string(ir::toString(v)); });
 const auto parseEventKind = byName({EventKind::Alloc, EventKind::Free, EventKind::Access},
                                    [](auto v) { return std::string(toString(v)); });
+const auto parseStoredKind = byName({ir::StoredValue::Kind::Unknown, ir::StoredValue::Kind::Constant, ir::StoredValue::Kind::Copy},
+                                    [](auto v) { return std::string(ir::toString(v)); });
+
+/* The optional stored-value fields of access "j" (writes): a copy must name an earlier read of
+   the same size, a splat must be a byte. */
+void readStored(const Reader& r, const ordered_json& j, const std::string& where, Event& e, const std::vector<Event>& earlier) {
+  if (!j.contains("stored")) return;
+  e.stored.kind = parseEnum<ir::StoredValue::Kind>(r.get<std::string>(j, "stored", where), parseStoredKind, where + ".stored");
+  if (e.mode != ir::AccessMode::Write) throw TraceFormatError(where + ".stored: only writes store a value");
+  if (j.contains("splat")) {
+    auto splat = r.get<int>(j, "splat", where);
+    if (e.stored.kind != ir::StoredValue::Kind::Constant || splat < 0 || splat > 255)
+      throw TraceFormatError(where + ".splat: a byte (0-255) of a constant");
+    e.stored.splat = static_cast<std::uint8_t>(splat);
+  }
+  if (e.stored.kind != ir::StoredValue::Kind::Copy) return;
+  auto from = r.get<std::size_t>(j, "copy_of", where);
+  if (from >= earlier.size() || earlier[from].kind != EventKind::Access || earlier[from].mode != ir::AccessMode::Read ||
+      earlier[from].bytes != e.bytes)
+    throw TraceFormatError(where + ".copy_of: not an earlier read of the same size");
+  e.copyOf = from;
+}
 
 }  // namespace
 
@@ -494,6 +521,7 @@ Trace readTraceJson(const std::string& text) {
       e.text = r.get<std::string>(j, "text", where);
       e.loopHeader = r.get<bool>(j, "loop_header", where);
       e.multiplicity = r.get<std::size_t>(j, "multiplicity", where);
+      readStored(r, j, where, e, t.events);
       Classification& c = e.classification;
       c.kind = parseEnum<AccessClass>(r.get<std::string>(j, "class", where), parseAccessClass, where + ".class");
       if (!r.member(j, "stride_bytes", where).is_null()) c.strideBytes = r.expr(j, "stride_bytes", where);

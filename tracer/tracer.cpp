@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
+#include <variant>
 
 namespace cats::trace {
 
@@ -118,6 +120,7 @@ class Tracer {
   };
   std::vector<UnfollowedPointer> unfollowed_;
   std::map<std::string, std::size_t> dedup_;
+  std::optional<std::size_t> lastAccess_;  // the access event emitted for the previous node of the block
   std::set<std::string> reported_;
 
   void bindParameters() {
@@ -274,7 +277,10 @@ class Tracer {
   }
 
   void block(const ir::Block& b, Frame& frame, std::size_t scope) {
-    for (const auto& node : b) std::visit([&](const auto& n) { visit(n, frame, scope); }, node.value);
+    for (const auto& node : b) {
+      if (!std::holds_alternative<ir::Access>(node.value)) lastAccess_.reset();
+      std::visit([&](const auto& n) { visit(n, frame, scope); }, node.value);
+    }
   }
 
   std::vector<EnclosingLoop> enclosingLoops() const {
@@ -284,6 +290,7 @@ class Tracer {
   }
 
   void emitAccess(const ir::Access& a, Frame& frame, std::size_t scope, bool header) {
+    std::optional<std::size_t> previous = std::exchange(lastAccess_, std::nullopt);
     auto b = binding(a.container, frame, a.loc);
     if (!b) return;
     Event e;
@@ -300,12 +307,16 @@ class Tracer {
     e.field = a.field;
     e.text = a.text;
     e.loopHeader = header;
+    if (a.mode == ir::AccessMode::Write) setStored(e, a.stored, previous, trace_.events);
     std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
                       std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + (header ? "|header" : "");
     if (auto it = dedup_.find(key); it != dedup_.end()) {
       ++trace_.events[it->second].multiplicity;
+      foldStored(trace_.events[it->second], e);
+      lastAccess_ = it->second;
       return;
     }
+    lastAccess_ = trace_.events.size();
     e.classification = classify(e.offset, e.bytes, enclosingLoops(), trace_.context, options_.budget);
     dedup_[key] = trace_.events.size();
     trace_.events.push_back(std::move(e));

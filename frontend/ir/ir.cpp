@@ -33,6 +33,15 @@ std::string_view toString(AccessMode mode) {
   return "read";
 }
 
+std::string_view toString(StoredValue::Kind kind) {
+  switch (kind) {
+    case StoredValue::Kind::Unknown: return "unknown";
+    case StoredValue::Kind::Constant: return "constant";
+    case StoredValue::Kind::Copy: return "copy";
+  }
+  return "unknown";
+}
+
 std::string_view toString(AllocFunction f) {
   switch (f) {
     case AllocFunction::Malloc: return "malloc";

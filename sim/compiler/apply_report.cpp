@@ -85,6 +85,7 @@ void decideLoop(const LoopVerdict& verdict, std::int64_t element, const trace::S
   d.source = DecisionSource::Report;
   d.reason = "the compiler's report: " + verdict.text;
   d.replacedBy.clear();
+  d.removed = false;
   d.slp = false;  // the report says SLP where there is any (applyStraightLine)
   if (!verdict.vectorized) {
     d.vectorFactor = 1;

@@ -3,6 +3,7 @@
 #include "sim/compiler.hpp"
 #include "sim/compiler_report.hpp"
 
+#include "idioms.hpp"
 #include "loops.hpp"
 #include "view.hpp"
 
@@ -29,8 +30,18 @@ const CallDecision* CompilationPlan::call(std::size_t scope) const { return comp
 const LoopDecision* CompilationPlan::loop(std::size_t scope) const { return compiler::findByScope(loops, scope); }
 
 std::string CompilationPlan::compiledFunction(const trace::Trace& contexts, std::size_t scope) const {
+  if (auto library = replacedBy(contexts, scope)) return *library;
   std::size_t entry = compiler::compiledEntry(contexts, calls, scope);
   return entry ? contexts.scopes[entry].function : contexts.functionOf(scope);
+}
+
+std::optional<std::string> CompilationPlan::replacedBy(const trace::Trace& contexts, std::size_t scope) const {
+  for (std::optional<std::size_t> s = scope; s; s = contexts.scopes[*s].parent) {
+    const trace::Scope& at = contexts.scopes[*s];
+    if (at.kind == trace::ScopeKind::Function || (at.kind == trace::ScopeKind::Call && call(*s) && !call(*s)->inlined)) break;
+    if (const LoopDecision* d = at.kind == trace::ScopeKind::Loop ? loop(*s) : nullptr; d && !d->replacedBy.empty()) return d->replacedBy;
+  }
+  return std::nullopt;
 }
 
 CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarget& target, const ReportedDecisions* reported) {
@@ -40,6 +51,7 @@ CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarg
   plan.calls = std::move(view.calls);
   plan.loops = std::move(view.loops);
   compiler::decideLoops(contexts, view, plan);
+  compiler::decideIdioms(contexts, view, plan);
   if (reported) notePlanSources(applyReportedDecisions(contexts, *reported, plan), *reported, plan);
   return plan;
 }

@@ -63,7 +63,8 @@ struct LoopDecision {
   bool scalarEpilogue = false;     // trips % (vectorFactor * interleave) iterations run scalar after it
   bool slp = false;                // straight-line code of the body packed into vectors
   bool inOrderReduction = false;   // a floating-point reduction kept in source order (GCC's fold-left): loads stay scalar
-  std::string replacedBy;          // "memset" or "memcpy": the loop became a library call
+  std::string replacedBy;          // "memset" or "memcpy": the loop became a library call (sim/compiler/idioms.cpp)
+  bool removed = false;            // ... which the compiler then drops: a dead store, or folded into calloc (reason says)
   std::string reason;              // why (not) vectorised, in words
   DecisionSource source = DecisionSource::Model;
 };
@@ -89,6 +90,7 @@ struct CompilationPlan {
   std::vector<CallDecision> calls;       // one per Call scope, in scope order
   std::vector<LoopDecision> loops;       // one per Loop scope, in scope order
   std::vector<AccessDecision> accesses;  // only accesses that do not simply reach memory
+  std::vector<std::size_t> callocs;      // Alloc events of malloc blocks GCC turns into calloc (malloc + memset 0 of the whole block)
   std::vector<std::string> notes;        // modelling choices worth saying once
 
   const CallDecision* call(std::size_t scope) const;
@@ -96,6 +98,9 @@ struct CompilationPlan {
   /// The function "scope" is compiled into: the nearest enclosing function entered by a call
   /// that is not inlined (what a profiler of the binary names; clones keep the source name).
   std::string compiledFunction(const trace::Trace& contexts, std::size_t scope) const;
+  /// The library function ("memset", "memcpy") a loop around "scope" became, if any: the
+  /// binary runs that code there, and a profiler names it.
+  std::optional<std::string> replacedBy(const trace::Trace& contexts, std::size_t scope) const;
 };
 
 /// What the compiler's own optimisation reports said, by source position (--compile-cmd).

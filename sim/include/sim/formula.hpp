@@ -20,6 +20,8 @@ class Formula {
  public:
   Formula() = default;
   static Formula constant(std::int64_t value);
+  /// constant + sum of coefficient * slot value.
+  static Formula linear(std::int64_t constant, const std::vector<std::pair<int, std::int64_t>>& terms);
 
   /// Holds a value loaded from memory or an unknown: it cannot be evaluated without data.
   bool dependsOnData() const { return dependsOnData_; }

@@ -145,6 +145,10 @@ struct Event {
   std::string text;
   bool loopHeader = false;   // evaluated by the loop's condition, once per iteration
   std::size_t multiplicity = 1;  // identical events of one iteration folded into this one
+  /// Writes: what is stored (ir::StoredValue); a Copy names the read event of the copied value
+  /// in "copyOf" (the access just before it; Unknown when that cannot be named).
+  ir::StoredValue stored;
+  std::optional<std::size_t> copyOf;
   Classification classification;
   // Alloc
   ir::AllocFunction function = ir::AllocFunction::Malloc;
@@ -182,5 +186,12 @@ struct Trace {
   /// Summaries: the Function scope summarising "function", if it was analysed.
   std::optional<std::size_t> summaryOf(const std::string& function) const;
 };
+
+/// Sets what write "e" stores: "stored", with a Copy tied to "previous" (the read event of the
+/// copied value, emitted just before) or made Unknown when there is none.
+void setStored(Event& e, const ir::StoredValue& stored, std::optional<std::size_t> previous, const std::vector<Event>& events);
+/// Folds the stored value of "again" into "kept", the identical event it deduplicates into:
+/// two different values stored at one address in one iteration are Unknown.
+void foldStored(Event& kept, const Event& again);
 
 }  // namespace cats::trace

@@ -66,6 +66,22 @@ struct ContainerRef {
 enum class AccessMode { Read, Write };
 std::string_view toString(AccessMode mode);
 
+/// What a write stores, where the source says it plainly: what the compilers' memset/memcpy
+/// idioms (sim/compiler/idioms.cpp) need to know.
+struct StoredValue {
+  enum class Kind {
+    Unknown,   // anything else (computed, converted, or a read access)
+    Constant,  // a compile-time constant
+    Copy,      // the value of the read access just before this write in its block, unconverted
+  };
+  Kind kind = Kind::Unknown;
+  /// Constant: the byte every byte of the stored value equals (0 for 0 and 0.0, 0xff for -1),
+  /// none when its bytes differ (7, 0.5): only byte-splat values become memset.
+  std::optional<std::uint8_t> splat;
+  bool operator==(const StoredValue&) const = default;
+};
+std::string_view toString(StoredValue::Kind kind);
+
 struct Access {
   ContainerRef container;
   AccessMode mode = AccessMode::Read;
@@ -79,6 +95,7 @@ struct Access {
   std::string field;     // struct field path, empty for whole elements
   std::string text;      // source text of the access, e.g. "B[k][j]"
   SourceLoc loc;
+  StoredValue stored;    // writes only
 };
 
 enum class AllocFunction { Malloc, Calloc, Realloc, AlignedAlloc, PosixMemalign, StackArray, StaticArray };

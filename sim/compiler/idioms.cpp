@@ -1,0 +1,209 @@
+// The loops GCC and Clang replace by memset or memcpy (docs/register-model.md, "memset and
+// memcpy for loops"). Measured with `gcc -O1|-O2|-O3 -fopt-info-loop` ("Loop 1 distributed:
+// split to 0 loops and 1 library calls") and `clang -O1|-O2 -Rpass=loop-idiom` on
+// tests/inputs/compiler/idioms.c: GCC from -O2, Clang from -O1; a byte-splat constant (0, -1,
+// 0.0) only; a copy only when the compiler can tell the two ranges apart.
+#include "idioms.hpp"
+
+#include <ginac/ginac.h>
+
+namespace cats::sim::compiler {
+
+namespace {
+
+class IdiomFinder {
+ public:
+  IdiomFinder(const trace::Trace& t, const CompilerView& v, CompilationPlan& p) : trace_(t), view_(v), plan_(p) {}
+
+  void run() {
+    if (!enabled()) return;
+    for (LoopDecision& d : plan_.loops) {
+      std::string why;
+      if (auto library = replacement(d.scope, why)) replace(d, *library, why);
+    }
+    if (plan_.target.compiler == CompilerKind::Gcc) foldIntoCalloc();
+    removeDeadMemsets();
+  }
+
+ private:
+  const trace::Trace& trace_;
+  const CompilerView& view_;
+  CompilationPlan& plan_;
+
+  bool enabled() const {
+    const CompilerTarget& t = plan_.target;
+    return t.distributePatterns && t.optLevel >= (t.compiler == CompilerKind::Gcc ? 2 : 1);
+  }
+
+  /* The byte stride of access "e" per iteration of loop "loop", when its offset is affine in the
+     iterator and moves with nothing else the loop changes. */
+  std::optional<std::int64_t> strideOf(std::size_t e, std::size_t loop) const {
+    const trace::Scope& s = trace_.scopes[loop];
+    const sym::Expr offset = trace_.events[e].offset.expand();
+    auto it = trace_.context.find(s.iterator);
+    if (!it || !sym::containersIn(offset).empty() || sym::containsUnknown(offset, trace_.context) || offset.degree(*it) != 1) return std::nullopt;
+    for (const std::string& name : s.varying)
+      if (auto v = trace_.context.find(name); v && *v != *it && sym::contains(offset, *v)) return std::nullopt;
+    return sym::toInteger(offset.coeff(*it, 1));
+  }
+
+  bool contiguous(std::size_t e, std::size_t loop) const {
+    auto stride = strideOf(e, loop);
+    return stride && *stride == trace_.events[e].bytes;
+  }
+
+  /* A loop the idiom takes: an iterator counting up by one, no early exit, nothing below it
+     but its own accesses (no inner loop, branch or call). */
+  bool simpleLoop(std::size_t loop) const {
+    const trace::Scope& s = trace_.scopes[loop];
+    if (s.iterator.empty() || s.earlyExit || !s.opaqueReason.empty()) return false;
+    if (s.comparison != ir::Comparison::Less && s.comparison != ir::Comparison::LessEqual) return false;
+    auto step = sym::toInteger(s.step.expand());
+    if (!step || *step != 1) return false;
+    for (const trace::Scope& child : trace_.scopes)
+      if (child.parent == loop) return false;
+    return true;
+  }
+
+  /* "memset" or "memcpy" when "loop" is nothing but such a store; "why" says what it stores. */
+  std::optional<std::string> replacement(std::size_t loop, std::string& why) const {
+    if (!simpleLoop(loop)) return std::nullopt;
+    std::vector<std::size_t> writes, reads;
+    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
+      const trace::Event& ev = trace_.events[e];
+      if (ev.kind != trace::EventKind::Access || ev.scope != loop) continue;
+      if (ev.loopHeader) return std::nullopt;
+      (ev.mode == ir::AccessMode::Write ? writes : reads).push_back(e);
+    }
+    if (writes.size() != 1 || reads.size() > 1 || !contiguous(writes[0], loop)) return std::nullopt;
+    const trace::Event& w = trace_.events[writes[0]];
+    if (w.stored.kind == ir::StoredValue::Kind::Constant && w.stored.splat && reads.empty()) {
+      why = w.text + " stores the byte " + std::to_string(*w.stored.splat) + " in every byte of a contiguous range";
+      return "memset";
+    }
+    if (w.stored.kind != ir::StoredValue::Kind::Copy || reads.size() != 1 || w.copyOf != reads[0]) return std::nullopt;
+    if (!contiguous(reads[0], loop) || view_.mayAlias(trace_, writes[0], reads[0])) return std::nullopt;
+    why = w.text + " copies " + trace_.events[reads[0]].text + ", two contiguous ranges the compiler can tell apart";
+    return "memcpy";
+  }
+
+  /// A replaced loop as a call: the event it stores with, the bytes it covers (in the
+  /// contexts' symbols) and the compiled function it runs in.
+  struct CallFacts {
+    std::size_t write = 0;
+    sym::Expr first = 0, end = 0;  // byte offsets of the first stored byte and one past the last
+    std::size_t entry = 0;
+  };
+
+  /* The facts of replaced loop "d" when it is a call the compiler sees in straight-line code of
+     its function (no loop or branch around it there). */
+  std::optional<CallFacts> callFacts(const LoopDecision& d) const {
+    if (d.replacedBy.empty() || d.removed) return std::nullopt;
+    const trace::Scope& s = trace_.scopes[d.scope];
+    CallFacts f;
+    f.entry = compiledEntry(trace_, plan_.calls, d.scope);
+    for (std::optional<std::size_t> p = s.parent; p && *p != f.entry; p = trace_.scopes[*p].parent) {
+      const trace::Scope& up = trace_.scopes[*p];
+      if (up.kind == trace::ScopeKind::Loop || up.kind == trace::ScopeKind::Parallel || (up.kind == trace::ScopeKind::Branch && !up.decided)) return std::nullopt;
+    }
+    bool found = false;
+    for (std::size_t e = 0; e < trace_.events.size() && !found; ++e)
+      if (trace_.events[e].kind == trace::EventKind::Access && trace_.events[e].scope == d.scope && trace_.events[e].mode == ir::AccessMode::Write) {
+        f.write = e;
+        found = true;
+      }
+    auto it = trace_.context.find(s.iterator);
+    if (!found || !it) return std::nullopt;
+    const sym::Expr& offset = trace_.events[f.write].offset;
+    sym::Expr last = s.comparison == ir::Comparison::LessEqual ? s.bound + 1 : s.bound;
+    f.first = offset.subs(GiNaC::lst{*it == s.start}).expand();
+    f.end = offset.subs(GiNaC::lst{*it == last}).expand();
+    return f;
+  }
+
+  static bool same(const sym::Expr& a, const sym::Expr& b) { return (a - b).expand().is_zero(); }
+
+  /* Whether an event strictly between "from" and "to" (program order) may read what write "w"
+     stored, or frees or reallocates its container. */
+  bool readBetween(std::size_t from, std::size_t to, std::size_t w) const {
+    for (std::size_t e = from + 1; e < to; ++e) {
+      const trace::Event& ev = trace_.events[e];
+      if (ev.kind != trace::EventKind::Access) {
+        if (ev.container == trace_.events[w].container) return true;
+        continue;
+      }
+      if (ev.mode == ir::AccessMode::Read && (ev.container == trace_.events[w].container || view_.mayAlias(trace_, e, w))) return true;
+    }
+    return false;
+  }
+
+  /* GCC's strlen pass (-foptimize-strlen, -O2): malloc followed by a memset of 0 over the whole
+     block, nothing touching the block in between, becomes one calloc
+     (`tmp_22 = __builtin_calloc (240000, 1);` in -fdump-tree-optimized of zero_copy.c). */
+  void foldIntoCalloc() {
+    for (LoopDecision& d : plan_.loops) {
+      auto f = callFacts(d);
+      if (!f || d.replacedBy != "memset" || trace_.events[f->write].stored.splat != std::optional<std::uint8_t>(0)) continue;
+      const trace::Event& w = trace_.events[f->write];
+      const trace::Container& c = trace_.containers[w.container];
+      if (c.kind != ir::ContainerKind::Heap || !same(f->first, 0) || !same(f->end, c.sizeBytes)) continue;
+      auto alloc = allocationBefore(f->write, w.container);
+      if (!alloc || trace_.events[*alloc].function != ir::AllocFunction::Malloc || compiledEntry(trace_, plan_.calls, trace_.events[*alloc].scope) != f->entry)
+        continue;
+      bool touched = false;
+      for (std::size_t e = *alloc + 1; e < f->write && !touched; ++e)
+        touched = trace_.events[e].kind == trace::EventKind::Access && (trace_.events[e].container == w.container || view_.mayAlias(trace_, e, f->write));
+      if (touched) continue;
+      d.removed = true;
+      d.reason += "; then folded with the malloc of " + c.name + " into calloc (GCC's -foptimize-strlen)";
+      plan_.callocs.push_back(*alloc);
+    }
+  }
+
+  std::optional<std::size_t> allocationBefore(std::size_t event, std::size_t container) const {
+    for (std::size_t e = event; e-- > 0;) {
+      const trace::Event& ev = trace_.events[e];
+      if (ev.container == container && ev.kind == trace::EventKind::Alloc) return e;
+      if (ev.container == container && ev.kind == trace::EventKind::Free) return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /* Dead-store elimination of a memset whose bytes a later memset or memcpy of the same
+     function overwrites, exactly, before anything may read them (GCC's dse5 and Clang's DSE
+     both drop `memset(dst, 0, n)` before `memcpy(dst, src, n)` in zero_copy.c). */
+  void removeDeadMemsets() {
+    std::vector<std::pair<LoopDecision*, CallFacts>> calls;
+    for (LoopDecision& d : plan_.loops)
+      if (auto f = callFacts(d)) calls.emplace_back(&d, *f);
+    for (auto& [dead, f] : calls) {
+      if (dead->replacedBy != "memset") continue;
+      for (auto& [later, g] : calls) {
+        const trace::Event& w = trace_.events[f.write];
+        const trace::Event& v = trace_.events[g.write];
+        if (g.write <= f.write || g.entry != f.entry || v.container != w.container || !same(f.first, g.first) || !same(f.end, g.end)) continue;
+        if (readBetween(f.write, g.write, f.write)) break;
+        dead->removed = true;
+        dead->reason += "; then removed as a dead store: " + later->replacedBy + " at " + trace_.scopes[later->scope].loc.str() +
+                        " overwrites the same bytes before they are read";
+        break;
+      }
+    }
+  }
+
+  void replace(LoopDecision& d, const std::string& library, const std::string& why) const {
+    bool gcc = plan_.target.compiler == CompilerKind::Gcc;
+    d.replacedBy = library;
+    d.vectorFactor = 1;
+    d.vectorBytes = 0;
+    d.interleave = 1;
+    d.runtimeAliasCheck = d.scalarEpilogue = d.slp = d.inOrderReduction = false;
+    d.reason = why + (gcc ? "; GCC's loop distribution, -ftree-loop-distribute-patterns" : "; Clang's loop idiom recognition");
+  }
+};
+
+}  // namespace
+
+void decideIdioms(const trace::Trace& contexts, const CompilerView& view, CompilationPlan& plan) { IdiomFinder(contexts, view, plan).run(); }
+
+}  // namespace cats::sim::compiler
