@@ -225,8 +225,18 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
     Value old = read(*target, op->getLHS());
     result = arithmetic(arithmeticOf(op->getOpcode()), old, rhs, op->getLHS()->getType(), op->getRHS()->getType());
   }
-  emitAccess(*target, ir::AccessMode::Write, op->getLHS());
+  emitAccess(*target, ir::AccessMode::Write, op->getLHS(), !compound && isZeroConstant(op->getRHS()));
   return result;
+}
+
+/* Whether "e" is the constant zero as a literal, through casts and parentheses (`0`, `0.0f`,
+   `(float)0`): the stores compilers turn into memset. */
+bool FunctionBuilder::isZeroConstant(const clang::Expr* e) {
+  const clang::Expr* bare = e->IgnoreParenCasts();
+  if (const auto* i = dyn_cast<clang::IntegerLiteral>(bare)) return i->getValue().isZero();
+  if (const auto* f = dyn_cast<clang::FloatingLiteral>(bare)) return f->getValue().isPosZero();
+  if (const auto* c = dyn_cast<clang::CharacterLiteral>(bare)) return c->getValue() == 0;
+  return false;
 }
 
 /* The global pointer variable "e" names, if any. */
@@ -437,7 +447,7 @@ std::optional<Location> FunctionBuilder::lvalue(const clang::Expr* e) {
   return std::nullopt;
 }
 
-void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const clang::Expr* at) {
+void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const clang::Expr* at, bool storesZero) {
   if (l.type->isArrayType()) return;
   ir::Access a;
   a.container = l.where.container;
@@ -449,6 +459,7 @@ void FunctionBuilder::emitAccess(const Location& l, ir::AccessMode mode, const c
   a.name = l.where.name.empty() ? containerName(l.where.container) : l.where.name;
   a.field = l.field;
   a.text = sourceText(at);
+  a.storesZero = storesZero && mode == ir::AccessMode::Write;
   a.loc = loc(at->getBeginLoc());
   explainUnknowns(a.offset, a.text, at);
   append(ir::Node{std::move(a)});

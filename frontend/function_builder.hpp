@@ -181,7 +181,8 @@ class FunctionBuilder {
   const clang::VarDecl* registerVariable(const clang::Expr* e) const;
   const clang::VarDecl* globalPointer(const clang::Expr* e) const;
   void bindAllocationToGlobal(const Value& rhs, const clang::VarDecl* pointer);
-  void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at);
+  void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at, bool storesZero = false);
+  static bool isZeroConstant(const clang::Expr* e);
   std::vector<sym::Expr> positionAt(const PointerValue& p, clang::QualType type);
   std::vector<sym::Expr> movedPosition(const PointerValue& p, const sym::Expr& unitBytes, const sym::Expr& delta);
   void explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at);

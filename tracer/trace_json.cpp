@@ -64,6 +64,7 @@ ordered_json accessJson(const Event& e) {
   j["field"] = e.field;
   j["text"] = e.text;
   j["loop_header"] = e.loopHeader;
+  if (e.storesZero) j["stores_zero"] = true;
   j["multiplicity"] = e.multiplicity;
   const Classification& c = e.classification;
   j["class"] = std::string(toString(c.kind));
@@ -485,6 +486,7 @@ Trace readTraceJson(const std::string& text) {
       e.field = r.get<std::string>(j, "field", where);
       e.text = r.get<std::string>(j, "text", where);
       e.loopHeader = r.get<bool>(j, "loop_header", where);
+      e.storesZero = j.contains("stores_zero") && r.get<bool>(j, "stores_zero", where);
       e.multiplicity = r.get<std::size_t>(j, "multiplicity", where);
       Classification& c = e.classification;
       c.kind = parseEnum<AccessClass>(r.get<std::string>(j, "class", where), parseAccessClass, where + ".class");

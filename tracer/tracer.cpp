@@ -299,6 +299,7 @@ class Tracer {
     e.name = a.name;
     e.field = a.field;
     e.text = a.text;
+    e.storesZero = a.storesZero;
     e.loopHeader = header;
     std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
                       std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + (header ? "|header" : "");

@@ -3,6 +3,7 @@
 #include "sim/compiler.hpp"
 #include "sim/compiler_report.hpp"
 
+#include "calloc_fold.hpp"
 #include "loops.hpp"
 #include "view.hpp"
 
@@ -40,6 +41,7 @@ CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarg
   plan.calls = std::move(view.calls);
   plan.loops = std::move(view.loops);
   compiler::decideLoops(contexts, view, plan);
+  compiler::decideCallocFolds(contexts, plan);
   if (reported) notePlanSources(applyReportedDecisions(contexts, *reported, plan), *reported, plan);
   return plan;
 }

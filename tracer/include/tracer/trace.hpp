@@ -143,6 +143,7 @@ struct Event {
   std::string field;
   std::string text;
   bool loopHeader = false;   // evaluated by the loop's condition, once per iteration
+  bool storesZero = false;   // ir::Access::storesZero: stores the constant zero
   std::size_t multiplicity = 1;  // identical events of one iteration folded into this one
   Classification classification;
   // Alloc

@@ -9,7 +9,7 @@
 
 namespace cats::trace {
 
-inline constexpr int kTraceFormatVersion = 4;
+inline constexpr int kTraceFormatVersion = 5;
 
 class TraceFormatError : public std::runtime_error {
  public:

@@ -79,6 +79,7 @@ struct Access {
   std::string field;     // struct field path, empty for whole elements
   std::string text;      // source text of the access, e.g. "B[k][j]"
   SourceLoc loc;
+  bool storesZero = false;  // a plain assignment of the constant zero (`= 0`, `= 0.0f`): memset material
 };
 
 enum class AllocFunction { Malloc, Calloc, Realloc, AlignedAlloc, PosixMemalign, StackArray, StaticArray };
