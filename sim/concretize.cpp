@@ -5,6 +5,7 @@
 #include "register_model.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 #include <variant>
 
@@ -48,6 +49,7 @@ class Compiler {
     bindParameters();
     buildChildren();
     planContainers();
+    if (options_.model == RegisterModel::O2) choosePlan();
     for (const Item& item : children_[0]) {
       if (item.isScope) {
         program_.body.push_back(Op{FrameOp{compileBlock(item.index, 0)}});
@@ -62,17 +64,29 @@ class Compiler {
  private:
   const trace::Trace& trace_;
   const ConcretizeOptions& options_;
+  std::optional<CompilationPlan> ownPlan_;
+  const CompilationPlan* plan_ = nullptr;
+  std::set<std::size_t> callocAllocs_, callocStores_;  // events of the plan's calloc folds
   FormulaCompiler formulas_;
   FormulaScope scope_;
   Program program_;
   std::vector<std::vector<Item>> children_;
 
-  /* The compiler's decisions (the given plan, or GCC -O2's) applied to the program. */
+  /* The compiler's decisions: the given plan, or GCC -O2's; its calloc folds, which change
+     events as they are compiled. */
+  void choosePlan() {
+    if (!options_.plan) ownPlan_ = planCompilation(trace_, CompilerTarget{});  // plain gcc -O2
+    plan_ = options_.plan ? options_.plan : &*ownPlan_;
+    for (const CallocFold& fold : plan_->callocs) {
+      callocAllocs_.insert(fold.alloc);
+      callocStores_.insert(fold.store);
+    }
+  }
+
+  /* The compiler's decisions applied to the program. */
   void applyPlan() {
-    std::optional<CompilationPlan> own;
-    if (!options_.plan) own = planCompilation(trace_, CompilerTarget{});  // plain gcc -O2
     RegisterPlan registers;
-    registers.plan = options_.plan ? options_.plan : &*own;
+    registers.plan = plan_;
     for (const AccessDecision& d : registers.plan->accesses) {
       auto tag = static_cast<std::uint32_t>(d.event);
       if (d.kind == AccessDecision::Kind::Merged) registers.merged.insert(tag);
@@ -157,6 +171,7 @@ class Compiler {
     const trace::Event& e = trace_.events[index];
     switch (e.kind) {
       case trace::EventKind::Access: {
+        if (callocStores_.count(index)) return;  // calloc zeroed the block
         AccessOp a;
         a.tag = static_cast<std::uint32_t>(index);
         a.container = static_cast<std::uint32_t>(e.container);
@@ -178,7 +193,7 @@ class Compiler {
         a.sizeBytes = compile(e.sizeBytes, "the size of " + trace_.containers[e.container].name + " at " + e.loc.str());
         if (a.sizeBytes.dependsOnData()) note("the size of " + trace_.containers[e.container].name + " depends on data");
         a.alignment = e.alignment;
-        a.function = e.function;
+        a.function = callocAllocs_.count(index) ? ir::AllocFunction::Calloc : e.function;
         if (auto it = options_.align.find(trace_.containers[e.container].name); it != options_.align.end()) a.alignment = it->second;
         out.push_back(Op{std::move(a)});
         return;

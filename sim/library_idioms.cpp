@@ -55,8 +55,6 @@ class Rewriter {
         if (d && d->removed) continue;
         if (!d || d->replacedBy.empty() || !rewrite(*l, d->replacedBy))
           for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) block(*inner);
-      } else if (auto* a = std::get_if<AllocOp>(&op.value)) {
-        if (std::find(plan_.callocs.begin(), plan_.callocs.end(), a->tag) != plan_.callocs.end()) a->function = ir::AllocFunction::Calloc;
       } else if (auto* br = std::get_if<BranchOp>(&op.value)) {
         for (auto& arm : br->arms) block(arm.body);
       } else if (auto* f = std::get_if<FrameOp>(&op.value)) {

@@ -110,6 +110,33 @@ TEST_CASE("the inliner agrees with clang -Rpass=inline per call site", "[compile
   for (const char* level : {"2"}) agreeWithCompiler("clang", level, std::string("clang-14 -O") + level + " -c -Rpass=inline");
 }
 
+TEST_CASE("gcc -O2 inlines a call main makes once only within early-inlining-insns", "[compiler-ipa]") {
+  // Expected answers: GCC 12.2's own report, quoted in the input's header. column_sum is the
+  // shape of the corpus's matvec_t, which GCC keeps out of line; column_sum_r, called in a loop,
+  // that of matvec, which GCC inlines.
+  const std::string path = "tests/inputs/compiler/cold_calls.c";
+  trace::Trace contexts = test::analyze({path});
+  sim::CompilationPlan plan = sim::planCompilation(contexts, targetOf("gcc", "2"));
+  std::map<std::string, bool> expected = {{"small_sum", true}, {"small_copy", true}, {"two_stores", false}, {"column_sum", false}, {"column_sum_r", true}};
+  std::size_t seen = 0;
+  for (const auto& d : plan.calls) {
+    auto it = expected.find(contexts.scopes[d.scope].function);
+    if (it == expected.end()) continue;
+    ++seen;
+    INFO(it->first << ": " << d.reason);
+    CHECK(d.inlined == it->second);
+  }
+  CHECK(seen == 9);
+  CHECK(callTo(contexts, plan, "column_sum").reason.rfind("call executed once (main, outside loops) and grows the caller by", 0) == 0);
+  if (haveTool("gcc")) {
+    std::set<Site> inlined = reportedInlined(capture("cd '" + std::string(CATS_SOURCE_DIR) + "' && gcc -O2 -c -fopt-info-inline-optimized " + path + " -o /dev/null 2>&1"));
+    for (const auto& [site, isInlined] : modelInlined(contexts, plan)) {
+      INFO("call at " << site.first << ":" << site.second);
+      CHECK(isInlined == (inlined.count(site) == 1));
+    }
+  }
+}
+
 TEST_CASE("attributes decide before sizes, at every level and with -fno-inline", "[compiler-ipa]") {
   trace::Trace contexts = test::analyze({kSizes});
   for (const char* compiler : {"gcc", "clang"}) {

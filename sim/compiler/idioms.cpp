@@ -21,7 +21,6 @@ class IdiomFinder {
       std::string why;
       if (auto library = replacement(d.scope, why)) replace(d, *library, why);
     }
-    if (plan_.target.compiler == CompilerKind::Gcc) foldIntoCalloc();
     removeDeadMemsets();
   }
 
@@ -135,38 +134,6 @@ class IdiomFinder {
       if (ev.mode == ir::AccessMode::Read && (ev.container == trace_.events[w].container || view_.mayAlias(trace_, e, w))) return true;
     }
     return false;
-  }
-
-  /* GCC's strlen pass (-foptimize-strlen, -O2): malloc followed by a memset of 0 over the whole
-     block, nothing touching the block in between, becomes one calloc
-     (`tmp_22 = __builtin_calloc (240000, 1);` in -fdump-tree-optimized of zero_copy.c). */
-  void foldIntoCalloc() {
-    for (LoopDecision& d : plan_.loops) {
-      auto f = callFacts(d);
-      if (!f || d.replacedBy != "memset" || trace_.events[f->write].stored.splat != std::optional<std::uint8_t>(0)) continue;
-      const trace::Event& w = trace_.events[f->write];
-      const trace::Container& c = trace_.containers[w.container];
-      if (c.kind != ir::ContainerKind::Heap || !same(f->first, 0) || !same(f->end, c.sizeBytes)) continue;
-      auto alloc = allocationBefore(f->write, w.container);
-      if (!alloc || trace_.events[*alloc].function != ir::AllocFunction::Malloc || compiledEntry(trace_, plan_.calls, trace_.events[*alloc].scope) != f->entry)
-        continue;
-      bool touched = false;
-      for (std::size_t e = *alloc + 1; e < f->write && !touched; ++e)
-        touched = trace_.events[e].kind == trace::EventKind::Access && (trace_.events[e].container == w.container || view_.mayAlias(trace_, e, f->write));
-      if (touched) continue;
-      d.removed = true;
-      d.reason += "; then folded with the malloc of " + c.name + " into calloc (GCC's -foptimize-strlen)";
-      plan_.callocs.push_back(*alloc);
-    }
-  }
-
-  std::optional<std::size_t> allocationBefore(std::size_t event, std::size_t container) const {
-    for (std::size_t e = event; e-- > 0;) {
-      const trace::Event& ev = trace_.events[e];
-      if (ev.container == container && ev.kind == trace::EventKind::Alloc) return e;
-      if (ev.container == container && ev.kind == trace::EventKind::Free) return std::nullopt;
-    }
-    return std::nullopt;
   }
 
   /* Dead-store elimination of a memset whose bytes a later memset or memcpy of the same

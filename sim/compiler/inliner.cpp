@@ -65,8 +65,14 @@ Verdict gccVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, c
     return {false, std::string("-O1 inlines only functions declared inline") + (unlikely ? ", and in main outside loops only those no larger than the call" : "") +
                        " (" + size + ")"};
   }
-  if (!cold && growth <= limits.early) return {true, "early inliner: grows the caller by at most " + std::to_string(limits.early) + " insns (" + size + ")"};
+  // The IPA inliner sees a call in main outside any loop as executed once (frequency below 1.5).
+  bool once = call.parent && sites.runsOnce(*call.parent, false);
+  std::string grows = "grows the caller by ~" + std::to_string(growth) + " insns";
+  if (growth <= limits.early) return {true, "early inliner: " + grows + ", within early-inlining-insns " + std::to_string(limits.early) + " (" + size + ")"};
   if (traits.isStatic && n == 1) return {true, "static, called once"};
+  // Such a call is inlined only when the code does not grow beyond what the early inliner
+  // accepts: "call is cold and code would grow", then "call is unlikely and code size would grow".
+  if (once) return {false, "call executed once (main, outside loops) and " + grows + ", over early-inlining-insns " + std::to_string(limits.early) + " (" + size + ", " + sitesText(n) + ")"};
   // A cold call (main runs once) gets the limit for functions not declared inline, whatever the keyword says.
   int limit = traits.declaredInline && !cold ? limits.singleInsns : limits.autoInsns;
   std::string param = traits.declaredInline && !cold ? "max-inline-insns-single" : "max-inline-insns-auto";

@@ -4,6 +4,7 @@
 #include "sim/compiler_report.hpp"
 
 #include "idioms.hpp"
+#include "calloc_fold.hpp"
 #include "loops.hpp"
 #include "view.hpp"
 
@@ -52,6 +53,7 @@ CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarg
   plan.loops = std::move(view.loops);
   compiler::decideLoops(contexts, view, plan);
   compiler::decideIdioms(contexts, view, plan);
+  compiler::decideCallocFolds(contexts, plan);
   if (reported) notePlanSources(applyReportedDecisions(contexts, *reported, plan), *reported, plan);
   return plan;
 }

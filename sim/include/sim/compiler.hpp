@@ -84,13 +84,21 @@ struct AccessDecision {
 };
 std::string_view toString(AccessDecision::Kind kind);
 
+/// A malloc block the compiler allocates with calloc: its first use, a loop storing zero over
+/// all of it in the same compiled function, becomes memset and then part of calloc.
+struct CallocFold {
+  std::size_t alloc = 0;  // the malloc event
+  std::size_t store = 0;  // the zero store event, no longer executed by the loop
+  std::string reason;
+};
+
 /// Every decision for one contexts trace and target.
 struct CompilationPlan {
   CompilerTarget target;
   std::vector<CallDecision> calls;       // one per Call scope, in scope order
   std::vector<LoopDecision> loops;       // one per Loop scope, in scope order
   std::vector<AccessDecision> accesses;  // only accesses that do not simply reach memory
-  std::vector<std::size_t> callocs;      // Alloc events of malloc blocks GCC turns into calloc (malloc + memset 0 of the whole block)
+  std::vector<CallocFold> callocs;       // malloc + zeroing loop folded into calloc
   std::vector<std::string> notes;        // modelling choices worth saying once
 
   const CallDecision* call(std::size_t scope) const;
