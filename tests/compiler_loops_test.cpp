@@ -349,7 +349,7 @@ void kernel(void) {
 )";
 
 /* The plan's decision for the loop on "line" (the only one there). */
-const sim::LoopDecision& loopAt(const Case& c, const sim::CompilationPlan& plan, int line) {
+const sim::LoopDecision& loopAt(const Case& c, const sim::CompilationPlan& plan, unsigned line) {
   const sim::LoopDecision* found = nullptr;
   for (const sim::LoopDecision& d : plan.loops)
     if (c.contexts.scopes[d.scope].loc.line == line) {
