@@ -99,6 +99,7 @@ class CarriedWalk {
     }
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.first->getBeginLoc() < b.first->getBeginLoc(); });
     std::vector<ir::CarriedScalar> list;
+    list.reserve(out.size());
     for (auto& [var, c] : out) list.push_back(std::move(c));
     return list;
   }
