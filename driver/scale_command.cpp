@@ -92,6 +92,7 @@ void addPoint(sim::ScaleSeries& series, std::int64_t value, std::map<std::string
   point.value = value;
   point.bound = std::move(bound);
   std::vector<std::size_t> index;
+  index.reserve(groups.size());
   for (const auto& g : groups) index.push_back(groupIndex(series, g));
   point.cells.assign(series.groups.size(), std::vector<sim::ScaleCell>(series.metrics.size()));
   for (std::size_t g = 0; g < groups.size(); ++g) point.cells[index[g]] = std::move(cells[g]);
