@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Speed against Cachegrind (issue 9), side by side in one run: for each kernel of the speed set
+# (bench/fidelity-corpus programs at their largest fidelity size, where Cachegrind takes >= 0.5 s
+# on this machine class), the plain `gcc -O2 -g` build under `valgrind --tool=cachegrind
+# --cache-sim=yes` versus `cats-static simulate --compiler gcc -O2` (analysis included), same
+# geometry. Prints wall times, the ratio cats/Cachegrind per kernel and its geometric mean, and
+# writes the figures as JSON.
+# Usage: bench/speed_corpus.sh [--only NAME]... [--json FILE] [path/to/cats-static]
+set -euo pipefail
+orig=$PWD
+cd "$(dirname "$0")/.."
+geometry=(--D1=32768,8,64 --LL=262144,8,64)
+# kernel=size: linear algebra, stencils with time loops, dynamic programming, filters, data mining
+speed_set=(atax=570 bicg=570 cholesky=500 conv2d=570 correlation=400 covariance=400 deriche=400
+  fdtd2d=330 floyd_warshall=400 gemver=570 heat3d=55 jacobi1d=160000 jacobi2d=400 lcs=790 lu=570
+  matmul_ijk=320 matmul_ikj=320 matvec=570 matvec_t=570 mvt=570 nussinov=500 seidel2d=570 syrk=400
+  trisolv=570 box_blur=570 kmeans=40000)
+
+only=() json=speed-corpus.json
+while [ $# -gt 0 ]; do
+  case $1 in
+    --only) only+=("$2"); shift ;;
+    --json) json=$2; shift ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    -*) echo "speed_corpus.sh: unknown option $1" >&2; exit 2 ;;
+    *) break ;;
+  esac
+  shift
+done
+inorig() { (cd "$orig" && realpath -m "$1"); }
+bin=$(inorig "${1:-build/driver/cats-static}")
+json=$(inorig "$json")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+seconds() {  # wall seconds of a command, its output discarded
+  local out=$1
+  shift
+  /usr/bin/time -f "%e" -o "$work/time" "$@" >"$out" 2>"$out.err" || { echo "failed: $*" >&2; cat "$out.err" >&2; return 1; }
+  tail -n 1 "$work/time"
+}
+
+rows=$work/rows
+: >"$rows"
+printf '%-16s %8s %10s %10s %8s %12s %10s\n' kernel N "cachegrind" "cats" "ratio" accesses "M acc/s" >&2
+for spec in "${speed_set[@]}"; do
+  program=${spec%%=*} size=${spec#*=}
+  if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$program"; then continue; fi
+  src=bench/fidelity-corpus/$program.c
+  gcc -O2 -g -DN="$size" -o "$work/$program" "$src" -lm
+  cg=$(seconds "$work/cg.out" valgrind --tool=cachegrind --cache-sim=yes "${geometry[@]}" --I1=32768,8,64 \
+    --cachegrind-out-file=/dev/null "$work/$program")
+  cats=$(seconds "$work/cats.out" "$bin" simulate "$src" -D N="$size" --compiler gcc -O2 "${geometry[@]}" --format json \
+    -o "$work/$program.json")
+  accesses=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['accesses'])" "$work/$program.json")
+  python3 - "$program" "$size" "$cg" "$cats" "$accesses" >>"$rows" <<'PY'
+import json, sys
+program, size, cg, cats, accesses = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
+print(json.dumps({"kernel": program, "N": size, "cachegrind_s": cg, "cats_s": cats,
+                  "ratio": cats / max(cg, 1e-9), "accesses": accesses}))
+PY
+  tail -n 1 "$rows" | python3 -c "
+import json, sys
+r = json.loads(sys.stdin.read())
+print('%-16s %8d %9.2fs %9.2fs %7.3fx %12d %10.0f' % (r['kernel'], r['N'], r['cachegrind_s'], r['cats_s'], r['ratio'],
+      r['accesses'], r['accesses'] / max(r['cats_s'], 1e-9) / 1e6))" >&2
+done
+python3 - "$rows" "$json" "$bin" <<'PY'
+import json, math, platform, sys, datetime
+rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
+if not rows:
+    sys.exit("speed_corpus.sh: no kernel ran")
+geomean = math.exp(sum(math.log(max(r["ratio"], 1e-9)) for r in rows) / len(rows))
+worst = max(rows, key=lambda r: r["ratio"])
+summary = {"format": "cats-static-speed-corpus", "version": 1, "binary": sys.argv[3],
+           "machine": platform.node(), "processor": platform.processor() or platform.machine(),
+           "date": datetime.date.today().isoformat(), "geomean_ratio": geomean,
+           "worst": {"kernel": worst["kernel"], "ratio": worst["ratio"]},
+           "slower_than_cachegrind": [r["kernel"] for r in rows if r["ratio"] > 1.0], "rows": rows}
+json.dump(summary, open(sys.argv[2], "w"), indent=1)
+print("\n%d kernels: cats-static / Cachegrind geomean %.3fx (target <= 0.1x), worst %.3fx (%s), slower than Cachegrind: %s"
+      % (len(rows), geomean, worst["ratio"], worst["kernel"], ", ".join(summary["slower_than_cachegrind"]) or "none"), file=sys.stderr)
+PY
