@@ -55,7 +55,16 @@ inline void attributeMru(const cache::MruOutcome& outcome, std::size_t levels, b
   }
 }
 
-/* The stream through "hierarchy", every record's outcome added to its event's counters. */
+/* A first-level hit that did nothing else (no effect there, nothing below). */
+inline bool firstLevelOnly(const cache::Outcome& o) {
+  const cache::LevelOutcome& top = o.level(0);
+  return top.accessed && !top.missed && (o.levelCount() < 2 || !o.level(1).accessed) && top.effects == cache::LevelStats{};
+}
+inline bool firstLevelOnly(const cache::MruOutcome& o) { return o.accessed == 1 && o.missed == 0; }
+
+/* The stream through "hierarchy", every record's outcome added to its event's counters. A run
+   the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when its first
+   iteration was all first-level hits that did nothing else. */
 template <typename Engine, typename Outcome, typename Attribute>
 std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts, const Progress& progress,
                   Attribute attribute) {
@@ -63,12 +72,35 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, 
   Outcome outcome;
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
   while (std::size_t n = stream.next(batch.data(), batch.size())) {
-    for (std::size_t i = 0; i < n; ++i) {
+    const LeafRun& offer = stream.offeredRun();
+    const std::size_t runFrom = n - offer.count;
+    for (std::size_t i = 0; i < runFrom; ++i) {
       const Record& r = batch[i];
       hierarchy.access(r.address, r.bytes, r.write, outcome);
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
     }
+    bool allHits = true;
+    for (std::size_t i = runFrom; i < n; ++i) {
+      const Record& r = batch[i];
+      hierarchy.access(r.address, r.bytes, r.write, outcome);
+      attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
+      allHits = allHits && firstLevelOnly(outcome);
+    }
     accesses += n;
+    if (offer.repeats > 0) {
+      if (allHits) {
+        const auto repeats = static_cast<std::uint64_t>(offer.repeats);
+        std::uint64_t reads = 0, writes = 0;
+        for (std::size_t i = runFrom; i < n; ++i) {
+          LevelCounts& c = counts[static_cast<std::size_t>(batch[i].tag) * levels];
+          (batch[i].write ? c.writes : c.reads) += repeats;
+          (batch[i].write ? writes : reads) += repeats;
+        }
+        hierarchy.addFirstLevelHits(reads, writes);
+        accesses += repeats * offer.count;
+      }
+      stream.resolveRun(allHits);
+    }
     if (progress && accesses >= nextReport) {
       progress(accesses);
       nextReport += kProgressEvery;
@@ -85,7 +117,11 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   SimulationResult result;
   for (const auto& level : config.levels) result.levels.push_back(level.name);
   std::vector<LevelCounts> counts(eventCount * levels);
-  AddressStream stream(program, options);
+  StreamOptions streamOptions = options;
+  // Runs pay off only where a write hit stays in the first level (docs/performance.md).
+  if (options.fastPaths && !config.levels.empty() && config.levels[0].write == cache::WritePolicy::WriteBack)
+    streamOptions.runLineBytes = config.levels[0].lineBytes;
+  AddressStream stream(program, streamOptions);
   if (cache::MruHierarchy::supports(config)) {
     cache::MruHierarchy hierarchy(config);  // the common case, several times faster (same counts)
     result.accesses = run<cache::MruHierarchy, cache::MruOutcome>(stream, hierarchy, levels, counts, progress, attributeMru);

@@ -3,16 +3,35 @@
 #include "sim/stream.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <limits>
 
 namespace cats::sim {
 
 namespace {
+
+constexpr std::int64_t kMinRun = 6;  // shorter runs cost more (a batch ends per offer) than they save (stencils, measured)
 
 bool isLeafBody(const LoopOp& loop) {
   if (!loop.header.empty() || loop.body.empty()) return false;
   for (const Op& op : loop.body) {
     const auto* a = std::get_if<AccessOp>(&op.value);
     if (!a || a->randomOffset || !a->offset.isLinear()) return false;
+  }
+  return true;
+}
+
+/* Accesses (linear or random) and branches of such blocks: what runBranchyLeaf handles. */
+bool isBranchyBlock(const Block& block) {
+  for (const Op& op : block) {
+    if (const auto* a = std::get_if<AccessOp>(&op.value)) {
+      if (!a->randomOffset && !a->offset.isLinear()) return false;
+      continue;
+    }
+    const auto* b = std::get_if<BranchOp>(&op.value);
+    if (!b || b->arms.size() > 64) return false;  // armMask's width
+    for (const Arm& arm : b->arms)
+      if (!isBranchyBlock(arm.body)) return false;
   }
   return true;
 }
@@ -30,6 +49,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       heap_(options.layout),
       stack_(options.layout.stackTop),
       leafAccesses_(kMaxSlots),
+      branchyLeaves_(kMaxSlots),
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
   layoutStatics();
@@ -163,7 +183,11 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   f.current = start;
   f.remaining = trips;
   slots_[loop.slot] = start;
-  f.leaf = isLeafBody(loop);
+  if (options_.fastPaths) {
+    f.leaf = isLeafBody(loop);
+    f.branchy = !f.leaf && loop.header.empty() && !loop.body.empty() && isBranchyBlock(loop.body);
+    f.leaf = f.leaf || f.branchy;
+  }
   if (trips > 0) {
     f.phase = Phase::Pre;
     f.block = &loop.pre;
@@ -235,7 +259,8 @@ void AddressStream::endOfBlock() {
     case Phase::Header:
       f.phase = Phase::Body;
       f.block = &loop.body;
-      if (f.leaf) prepareLeaf(f);
+      if (f.leaf && f.branchy) f.leaf = prepareBranchyLeaf(f);
+      else if (f.leaf) prepareLeaf(f);
       return;
     case Phase::Body:
       f.current += f.step;
@@ -273,6 +298,214 @@ void AddressStream::prepareLeaf(Frame& f) {
   slots_[loop.slot] = saved;
   f.leafScratch = depth;
   f.leafSingle = std::all_of(accesses.begin(), accesses.end(), [](const LeafAccess& a) { return a.repeat == 1; });
+  const auto line = static_cast<std::int64_t>(options_.runLineBytes);
+  f.leafRuns = line > 0 && f.leafSingle && std::all_of(accesses.begin(), accesses.end(), [&](const LeafAccess& a) {
+                 std::int64_t bytesPerIteration = a.stride * f.step;
+                 return bytesPerIteration > -line && bytesPerIteration < line;
+               });
+}
+
+/* Iterations after iteration "i" (at most "limit") whose every access stays in the line it
+   used in iteration i; 0 if an access straddles two lines. */
+std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step,
+                                      std::int64_t limit) const {
+  const std::uint64_t line = options_.runLineBytes;
+  std::int64_t best = limit;
+  for (std::size_t k = 0; k < count; ++k) {
+    const LeafAccess& a = accesses[k];
+    const std::uint64_t first = a.base + static_cast<std::uint64_t>(a.stride * i);
+    const std::uint64_t last = first + std::max<std::uint32_t>(a.bytes, 1) - 1;
+    if (first / line != last / line) return 0;
+    const std::int64_t d = a.stride * step;
+    if (d == 0) continue;
+    const std::uint64_t room = d > 0 ? (line - 1 - last % line) / static_cast<std::uint64_t>(d) : first % line / static_cast<std::uint64_t>(-d);
+    best = std::min(best, static_cast<std::int64_t>(room));
+    if (best == 0) return 0;
+  }
+  return best;
+}
+
+void AddressStream::resolveRun(bool take) {
+  if (run_.repeats == 0) return;
+  Frame& f = frames_.back();  // the leaf that offered the run: nothing ran since
+  if (take) {
+    f.current += run_.repeats * f.step;
+    f.remaining -= run_.repeats;
+    if (f.remaining == 0) {
+      slots_[f.loop->slot] = f.current;
+      f.phase = Phase::Final;
+      f.block = &f.loop->header;
+    }
+  } else {
+    // Two failed offers in one run (the lines thrash): no more offers until that run is over.
+    const std::int64_t end = f.remaining - run_.repeats;
+    if (end == f.failedRunEnd) f.runsFrom = end;
+    f.failedRunEnd = end;
+  }
+  run_ = LeafRun{};
+}
+
+/* A branchy leaf body flattened, with every slot but the loop's own fixed. Containers first
+   touched inside an arm would be placed at another time than on the plain path: no fast path. */
+bool AddressStream::prepareBranchyLeaf(Frame& f) {
+  const LoopOp& loop = *f.loop;
+  const auto depth = static_cast<std::size_t>(loop.slot);
+  BranchyLeaf& leaf = branchyLeaves_[depth];
+  leaf.items.clear();
+  leaf.arms.clear();
+  const auto armsPlaced = [this](const auto& self, const Block& block, bool inArm) -> bool {
+    for (const Op& op : block) {
+      if (const auto* a = std::get_if<AccessOp>(&op.value)) {
+        if (inArm && !placed_[a->container]) return false;
+        continue;
+      }
+      for (const Arm& arm : std::get<BranchOp>(op.value).arms)
+        if (!self(self, arm.body, true)) return false;
+    }
+    return true;
+  };
+  if (!armsPlaced(armsPlaced, loop.body, false)) return false;
+  std::int64_t saved = slots_[loop.slot];
+  slots_[loop.slot] = 0;
+  flatten(loop.body, leaf, loop.slot);
+  slots_[loop.slot] = saved;
+  f.leafScratch = depth;
+  f.leafMax = 0;
+  for (const LeafItem& item : leaf.items)
+    if (item.kind != LeafItem::Kind::Branch) f.leafMax += item.repeat;
+  return true;
+}
+
+void AddressStream::flatten(const Block& block, BranchyLeaf& leaf, std::int64_t loopSlot) {
+  for (const Op& op : block) {
+    if (const auto* a = std::get_if<AccessOp>(&op.value)) {
+      LeafItem item;
+      item.write = a->write;
+      item.bytes = a->bytes;
+      item.tag = a->tag;
+      item.repeat = a->repeat;
+      item.base = baseFor(a->container);
+      if (a->randomOffset) {
+        std::int64_t size = program_.containers[a->container].sizeBytes;
+        item.kind = LeafItem::Kind::Random;
+        item.stride = size > 0 && a->bytes > 0 ? std::max<std::int64_t>(size / a->bytes, 1) : 1;  // as addressOf draws
+      } else {
+        item.base += static_cast<std::uint64_t>(a->offset.evaluate(slots_.data()));
+        item.stride = a->offset.coefficientOf(static_cast<int>(loopSlot));
+      }
+      leaf.items.push_back(item);
+      continue;
+    }
+    const auto& branch = std::get<BranchOp>(op.value);
+    const std::size_t at = leaf.items.size();
+    LeafItem item;
+    item.kind = LeafItem::Kind::Branch;
+    item.branch = &branch;
+    item.armsBegin = static_cast<std::uint32_t>(leaf.arms.size());
+    leaf.items.push_back(item);
+    leaf.arms.resize(leaf.arms.size() + branch.arms.size());
+    for (std::size_t k = 0; k < branch.arms.size(); ++k) {
+      auto begin = static_cast<std::uint32_t>(leaf.items.size());
+      flatten(branch.arms[k].body, leaf, loopSlot);
+      leaf.arms[item.armsBegin + k] = {begin, static_cast<std::uint32_t>(leaf.items.size())};
+    }
+    leaf.items[at].end = static_cast<std::uint32_t>(leaf.items.size());
+  }
+}
+
+/* The arms enterBranch() would run, as bits: the same evaluations and draws in the same order. */
+std::uint64_t AddressStream::armMask(const BranchOp& branch) {
+  std::uint64_t undecided = 0;
+  for (std::size_t k = 0; k < branch.arms.size(); ++k) {
+    auto value = branch.arms[k].condition.evaluate(slots_.data());
+    if (value && *value) return std::uint64_t{1} << k;
+    if (!value) undecided |= std::uint64_t{1} << k;
+  }
+  if (undecided == 0) return 0;
+  usedPolicy_ = true;
+  const std::uint64_t first = undecided & (~undecided + 1);
+  switch (options_.branches.kind) {
+    case BranchPolicy::Kind::Both: return undecided;
+    case BranchPolicy::Kind::Then: return first;
+    case BranchPolicy::Kind::Else: return std::uint64_t{1} << (63 - std::countl_zero(undecided));
+    case BranchPolicy::Kind::Probability: {
+      double draw = static_cast<double>(random() >> 11) / static_cast<double>(1ull << 53);
+      if (draw < options_.branches.probability) return first;
+      const auto count = static_cast<std::uint64_t>(std::popcount(undecided));
+      if (count < 2) return 0;
+      std::uint64_t pick = 1 + random() % (count - 1);  // the pick-th undecided arm, from 0
+      std::uint64_t rest = undecided;
+      for (; pick > 0; --pick) rest &= rest - 1;
+      return rest & (~rest + 1);
+    }
+  }
+  return 0;
+}
+
+/* Items [begin, end) of one iteration "i" into "out" (room for leafMax records). */
+std::size_t AddressStream::emitItems(const BranchyLeaf& leaf, std::uint32_t begin, std::uint32_t end, std::int64_t i, Record* out) {
+  std::size_t n = 0;
+  for (std::uint32_t k = begin; k < end;) {
+    const LeafItem& item = leaf.items[k];
+    if (item.kind == LeafItem::Kind::Branch) {
+      std::uint64_t mask = armMask(*item.branch);
+      for (std::uint32_t arm = 0; mask != 0; ++arm, mask >>= 1)
+        if (mask & 1) {
+          const auto& range = leaf.arms[item.armsBegin + arm];
+          n += emitItems(leaf, range.first, range.second, i, out + n);
+        }
+      k = item.end;
+      continue;
+    }
+    std::uint64_t address;
+    if (item.kind == LeafItem::Kind::Linear) {
+      address = item.base + static_cast<std::uint64_t>(item.stride * i);
+    } else {
+      usedPolicy_ = true;
+      address = item.base + (random() % static_cast<std::uint64_t>(item.stride)) * item.bytes;
+    }
+    for (std::uint32_t r = 0; r < item.repeat; ++r) out[n++] = Record{address, item.bytes, item.tag, item.write};
+    ++k;
+  }
+  return n;
+}
+
+/* Whole iterations of a branchy leaf straight into the buffer; when one may not fit, the
+   iteration goes to pending_ and the buffer takes what fits of it. */
+std::size_t AddressStream::runBranchyLeaf(Frame& f, Record* out, std::size_t capacity) {
+  const LoopOp& loop = *f.loop;
+  const BranchyLeaf& leaf = branchyLeaves_[f.leafScratch];
+  const auto count = static_cast<std::uint32_t>(leaf.items.size());
+  std::size_t n = 0;
+  bool spill = false;
+  while (f.remaining > 0) {
+    Record* target = out + n;
+    if (capacity - n < f.leafMax) {
+      if (n > 0) break;  // the caller's buffer goes back as it is
+      pending_.resize(f.leafMax);
+      target = pending_.data();
+      spill = true;
+    }
+    slots_[loop.slot] = f.current;
+    std::size_t made = emitItems(leaf, 0, count, f.current, target);
+    f.current += f.step;
+    --f.remaining;
+    if (spill) {
+      pending_.resize(made);
+      std::size_t taken = std::min(made, capacity);
+      std::copy_n(pending_.begin(), taken, out);
+      pendingNext_ = taken;
+      n = taken;
+      break;
+    }
+    n += made;
+  }
+  slots_[loop.slot] = f.current;
+  if (f.remaining == 0) {
+    f.phase = Phase::Final;
+    f.block = &loop.header;
+  }
+  return n;
 }
 
 /* The fast path: whole iterations of a leaf body straight into the buffer. */
@@ -291,6 +524,13 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
       n += count;
       current += step;
       --remaining;
+      if (f.leafRuns && remaining >= kMinRun && remaining <= f.runsFrom) {
+        std::int64_t repeats = runLength(accesses, count, current - step, step, remaining);
+        if (repeats >= kMinRun) {
+          run_ = LeafRun{count, repeats};  // the batch ends here: the caller simulates this iteration first
+          break;
+        }
+      }
     }
     f.current = current;
     f.remaining = remaining;
@@ -300,6 +540,7 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
       f.block = &loop.header;
       return n;
     }
+    if (run_.repeats != 0) return n;
   }
   while (n < capacity) {
     const LeafAccess& a = accesses[f.pc];
@@ -325,6 +566,13 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
 
 std::size_t AddressStream::next(Record* out, std::size_t capacity) {
   std::size_t n = 0;
+  run_ = LeafRun{};  // an offer not resolved is declined
+  while (n < capacity && pendingNext_ < pending_.size()) out[n++] = pending_[pendingNext_++];
+  if (pendingNext_ == pending_.size()) {
+    pending_.clear();
+    pendingNext_ = 0;
+  }
+  if (n > 0) return n;
   while (n < capacity && (!frames_.empty() || zeroing_.next < zeroing_.end)) {
     if (zeroing_.next < zeroing_.end) {
       std::uint64_t bytes = std::min<std::uint64_t>(32, zeroing_.end - zeroing_.next);
@@ -334,7 +582,14 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     }
     Frame& f = frames_.back();
     if (f.leaf && f.phase == Phase::Body) {
-      n += runLeaf(f, out + n, capacity - n);
+      if (!f.branchy) {
+        n += runLeaf(f, out + n, capacity - n);
+        if (run_.repeats != 0) break;
+        continue;
+      }
+      const std::size_t made = runBranchyLeaf(f, out + n, capacity - n);
+      n += made;
+      if (pendingNext_ < pending_.size()) break;  // the buffer is full
       continue;
     }
     if (f.pc >= f.block->size()) {
@@ -343,9 +598,9 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     }
     const Op& op = (*f.block)[f.pc];
     if (const auto* a = std::get_if<AccessOp>(&op.value)) {
-      std::uint64_t address = addressOf(*a);
+      if (f.repeatsDone == 0) f.address = addressOf(*a);  // once per access: a random offset draws once, whatever the buffer
       while (f.repeatsDone < a->repeat && n < capacity) {
-        out[n++] = Record{address, a->bytes, a->tag, a->write};
+        out[n++] = Record{f.address, a->bytes, a->tag, a->write};
         ++f.repeatsDone;
       }
       if (f.repeatsDone < a->repeat) break;

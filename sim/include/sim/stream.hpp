@@ -8,6 +8,7 @@
 #include "sim/program.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -25,6 +26,15 @@ struct StreamOptions {
   BranchPolicy branches;
   RegisterModel model = RegisterModel::O2;  // decides the order the compiler lays out arrays
   LayoutConstants layout;
+  bool fastPaths = true;          // leaf loops (branchy ones too) without the frame machine; false: the plain path, for tests
+  std::uint32_t runLineBytes = 0;  // first-level line size: offer runs of same-line iterations (0: never; docs/performance.md)
+};
+
+/// Offered by the stream at the end of a batch: the last "count" records (one leaf iteration)
+/// repeat the same lines, in the same order, "repeats" more times.
+struct LeafRun {
+  std::size_t count = 0;
+  std::int64_t repeats = 0;
 };
 
 class AddressStream {
@@ -38,6 +48,11 @@ class AddressStream {
   std::optional<std::uint64_t> baseOf(std::uint32_t container) const;
   /// A random draw or a branch policy decided part of the stream.
   bool usedPolicy() const { return usedPolicy_; }
+  /// The run offered at the end of the last batch (repeats 0: none); only with runLineBytes.
+  const LeafRun& offeredRun() const { return run_; }
+  /// The caller simulated the offered iteration: all first-level hits with no other effect
+  /// ("take": the stream skips the run, the caller counts it) or not (the stream goes on).
+  void resolveRun(bool take);
 
  private:
   enum class Phase : std::uint8_t { Block, Pre, Header, Body, Final, Post };
@@ -45,6 +60,7 @@ class AddressStream {
     const Block* block = nullptr;
     std::size_t pc = 0;
     std::uint32_t repeatsDone = 0;
+    std::uint64_t address = 0;  // of the access being repeated
     const LoopOp* loop = nullptr;
     Phase phase = Phase::Block;
     std::int64_t current = 0;
@@ -53,6 +69,11 @@ class AddressStream {
     bool leaf = false;           // body is linear accesses only: the fast path applies
     std::size_t leafScratch = 0;  // index of this loop's precomputed bases
     bool leafSingle = false;      // every leaf access happens once per iteration
+    bool branchy = false;         // a leaf body with branches or random offsets: runBranchyLeaf
+    bool leafRuns = false;        // runs of same-line iterations are possible and offered
+    std::size_t leafMax = 0;      // records of one branchy iteration at most
+    std::int64_t failedRunEnd = -1;  // "remaining" at the end of the run whose offer failed last
+    std::int64_t runsFrom = std::numeric_limits<std::int64_t>::max();  // offers only while "remaining" is at most this
     std::optional<std::uint64_t> stackMark{};  // "{}" keeps "Frame{block}" free of missing-initializer warnings
   };
 
@@ -76,6 +97,25 @@ class AddressStream {
     bool write;
   };
   std::vector<std::vector<LeafAccess>> leafAccesses_;  // per nesting depth of leaf loops
+  /// A branchy leaf body, flattened in program order: an access (linear or random) or a branch
+  /// whose arms are item ranges (arms_[armsBegin + arm]) and which ends at item "end".
+  struct LeafItem {
+    enum class Kind : std::uint8_t { Linear, Random, Branch } kind = Kind::Linear;
+    bool write = false;
+    std::uint32_t bytes = 0, tag = 0, repeat = 1;
+    std::uint64_t base = 0;
+    std::int64_t stride = 0;    // Random: the number of elements drawn from
+    const BranchOp* branch = nullptr;
+    std::uint32_t armsBegin = 0, end = 0;
+  };
+  struct BranchyLeaf {
+    std::vector<LeafItem> items;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> arms;
+  };
+  std::vector<BranchyLeaf> branchyLeaves_;  // per nesting depth
+  std::vector<Record> pending_;  // the rest of a branchy iteration that did not fit the caller's buffer
+  std::size_t pendingNext_ = 0;
+  LeafRun run_;
   std::uint64_t rng_;
   std::uint64_t lazyNext_;
   bool usedPolicy_ = false;
@@ -96,7 +136,13 @@ class AddressStream {
   void release(const FreeOp& f);
   void endOfBlock();
   void prepareLeaf(Frame& f);
+  bool prepareBranchyLeaf(Frame& f);
+  void flatten(const Block& block, BranchyLeaf& leaf, std::int64_t loopSlot);
   std::size_t runLeaf(Frame& f, Record* out, std::size_t capacity);
+  std::size_t runBranchyLeaf(Frame& f, Record* out, std::size_t capacity);
+  std::size_t emitItems(const BranchyLeaf& leaf, std::uint32_t begin, std::uint32_t end, std::int64_t i, Record* out);
+  std::uint64_t armMask(const BranchOp& branch);
+  std::int64_t runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step, std::int64_t limit) const;
 };
 
 }  // namespace cats::sim

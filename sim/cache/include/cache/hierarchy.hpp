@@ -44,6 +44,11 @@ class Hierarchy {
   std::size_t levelCount() const { return config_.levels.size(); }
   const std::vector<LevelStats>& stats() const { return stats_; }
   MemoryTraffic memoryTraffic() const;
+  /// First-level hits the caller proved changed nothing but the counters (docs/performance.md, "Bulk hits").
+  void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes) {
+    stats_[0].reads += reads;
+    stats_[0].writes += writes;
+  }
   /// Zero the statistics but keep the cache contents (e.g. after a warm-up).
   void resetStats();
 

@@ -41,6 +41,12 @@ class MruHierarchy {
     accessSlow(address, size, isWrite, out);
   }
 
+  /// First-level hits the caller proved changed nothing but the counters (docs/performance.md, "Bulk hits").
+  void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes) {
+    firstStats_->reads += reads;
+    firstStats_->writes += writes;
+  }
+
   std::size_t levelCount() const { return levels_.size(); }
   const std::vector<LevelStats>& stats() const { return stats_; }
   MemoryTraffic memoryTraffic() const;

@@ -1,0 +1,281 @@
+// The stream's leaf fast paths (branchy leaves, bulk first-level hits) against the plain path:
+// identical records and identical statistics, per event and in total (docs/performance.md).
+#include "sim/concretize.hpp"
+#include "sim/simulate.hpp"
+#include "sim/stream.hpp"
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <random>
+
+using namespace cats;
+
+namespace {
+
+std::vector<sim::Record> drain(const sim::Program& program, sim::StreamOptions options, std::size_t capacity) {
+  sim::AddressStream stream(program, options);
+  std::vector<sim::Record> all;
+  std::vector<sim::Record> buffer(capacity);
+  while (std::size_t n = stream.next(buffer.data(), buffer.size())) all.insert(all.end(), buffer.begin(), buffer.begin() + n);
+  return all;
+}
+
+bool sameRecords(const std::vector<sim::Record>& a, const std::vector<sim::Record>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].address != b[i].address || a[i].bytes != b[i].bytes || a[i].tag != b[i].tag || a[i].write != b[i].write) return false;
+  return true;
+}
+
+bool sameCounts(const sim::LevelCounts& a, const sim::LevelCounts& b) {
+  return a.reads == b.reads && a.writes == b.writes && a.readMisses == b.readMisses && a.writeMisses == b.writeMisses && a.missClass == b.missClass;
+}
+
+/* Everything a simulation reports, fast paths on versus off. */
+void checkSameSimulation(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config, sim::StreamOptions options) {
+  options.fastPaths = true;
+  sim::SimulationResult fast = sim::simulate(program, events, config, options);
+  options.fastPaths = false;
+  sim::SimulationResult plain = sim::simulate(program, events, config, options);
+  REQUIRE(fast.accesses == plain.accesses);
+  CHECK(fast.levelStats == plain.levelStats);
+  CHECK(fast.memory == plain.memory);
+  CHECK(fast.approximate == plain.approximate);
+  for (std::size_t k = 0; k < plain.totals.size(); ++k) CHECK(sameCounts(fast.totals[k], plain.totals[k]));
+  bool sameEvents = true;
+  for (std::size_t e = 0; e < events; ++e)
+    for (std::size_t k = 0; k < plain.totals.size(); ++k) sameEvents = sameEvents && sameCounts(fast.byEvent[e][k], plain.byEvent[e][k]);
+  CHECK(sameEvents);
+}
+
+/* A random leaf access: stride (bytes per iteration) often below a line, sometimes above. */
+sim::AccessOp randomAccess(std::mt19937& rng, std::uint32_t tag, std::uint32_t containers, bool allowRandomOffset) {
+  static const std::int64_t strides[] = {0, 1, 2, 4, 8, 8, 8, 16, -8, 24, 64, 72, 256};
+  static const std::uint32_t sizes[] = {1, 2, 4, 8, 8, 8, 16, 32};
+  sim::AccessOp a;
+  a.tag = tag;
+  a.container = rng() % containers;
+  a.bytes = sizes[rng() % std::size(sizes)];
+  a.scalarBytes = a.bytes;
+  a.write = rng() % 3 == 0;
+  a.repeat = rng() % 6 == 0 ? 2 : 1;
+  std::int64_t stride = strides[rng() % std::size(strides)];
+  std::int64_t outer = static_cast<std::int64_t>(rng() % 4) * 512;
+  std::int64_t offset = 4096 + static_cast<std::int64_t>(rng() % 256);  // negative strides stay inside
+  a.offset = sim::Formula::linear(offset, {{0, outer}, {1, stride}});
+  a.randomOffset = allowRandomOffset && rng() % 8 == 0;
+  return a;
+}
+
+/* outer loop (slot 0) around a leaf loop (slot 1) of random accesses, maybe with branches. */
+sim::Program randomLeafProgram(std::mt19937& rng, bool branches, std::size_t& events) {
+  sim::Program program;
+  const std::uint32_t containers = 1 + rng() % 3;
+  for (std::uint32_t c = 0; c < containers; ++c) {
+    sim::ContainerPlan plan;
+    plan.name = "a" + std::to_string(c);
+    plan.sizeBytes = 65536;
+    program.containers.push_back(plan);
+  }
+  std::uint32_t tag = 0;
+  sim::LoopOp leaf;
+  leaf.slot = 1;
+  leaf.start = sim::Formula::constant(static_cast<std::int64_t>(rng() % 3));
+  leaf.end = sim::Formula::constant(20 + static_cast<std::int64_t>(rng() % 60));
+  leaf.step = sim::Formula::constant(1 + static_cast<std::int64_t>(rng() % 2));
+  const std::size_t count = 1 + rng() % 5;
+  for (std::size_t k = 0; k < count; ++k) {
+    if (branches && rng() % 3 == 0) {
+      sim::BranchOp branch;
+      const std::size_t arms = 1 + rng() % 3;
+      for (std::size_t m = 0; m < arms; ++m) {
+        sim::Arm arm;
+        switch (rng() % 3) {
+          case 0: arm.condition.kind = sim::Condition::Kind::FromData; break;
+          case 1:
+            arm.condition.kind = sim::Condition::Kind::Relation;
+            arm.condition.lhs = sim::Formula::linear(0, {{1, 1}});
+            arm.condition.rhs = sim::Formula::constant(static_cast<std::int64_t>(rng() % 40));
+            break;
+          default: arm.condition.kind = m + 1 == arms ? sim::Condition::Kind::Always : sim::Condition::Kind::FromData;
+        }
+        const std::size_t inside = rng() % 3;
+        for (std::size_t i = 0; i < inside; ++i) arm.body.push_back(sim::Op{randomAccess(rng, tag++, containers, true)});
+        branch.arms.push_back(std::move(arm));
+      }
+      leaf.body.push_back(sim::Op{std::move(branch)});
+      continue;
+    }
+    leaf.body.push_back(sim::Op{randomAccess(rng, tag++, containers, branches)});
+  }
+  sim::LoopOp outer;
+  outer.slot = 0;
+  outer.start = sim::Formula::constant(0);
+  outer.end = sim::Formula::constant(1 + static_cast<std::int64_t>(rng() % 4));
+  outer.step = sim::Formula::constant(1);
+  outer.body.push_back(sim::Op{std::move(leaf)});
+  sim::FrameOp frame;
+  frame.body.push_back(sim::Op{std::move(outer)});
+  program.body.push_back(sim::Op{std::move(frame)});
+  program.slots = 2;
+  events = tag;
+  return program;
+}
+
+cache::LevelConfig level(const char* name, std::uint64_t size, std::uint32_t ways, std::uint32_t line) {
+  cache::LevelConfig l;
+  l.name = name;
+  l.sizeBytes = size;
+  l.associativity = ways;
+  l.lineBytes = line;
+  return l;
+}
+
+/* Small caches (misses, evictions, thrashing sets) in every policy combination. */
+std::vector<cache::HierarchyConfig> configurations() {
+  std::vector<cache::HierarchyConfig> out;
+  for (auto replacement : {cache::Replacement::Lru, cache::Replacement::Fifo, cache::Replacement::Random, cache::Replacement::TreePlru})
+    for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive})
+      for (bool classify : {false, true})
+        for (int writes = 0; writes < 3; ++writes) {
+          cache::HierarchyConfig c;
+          c.levels = {level("D1", 512, 2, 32), level("LL", 4096, 4, inclusion == cache::Inclusion::Exclusive ? 32 : 64)};
+          c.levels[0].replacement = replacement;
+          c.levels[1].replacement = replacement;
+          if (writes == 1) c.levels[0].write = cache::WritePolicy::WriteThrough;
+          if (writes == 2) c.levels[0].allocate = cache::AllocatePolicy::NoWriteAllocate;
+          c.inclusion = inclusion;
+          c.classifyMisses = classify;
+          c.seed = 7;
+          out.push_back(c);
+        }
+  cache::HierarchyConfig one;  // one level, the fast engine's configuration
+  one.levels = {level("D1", 1024, 4, 64)};
+  out.push_back(one);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("branchy leaf loops: the fast path's records are the plain path's, at any buffer size", "[sim][stream][fastpath]") {
+  std::mt19937 rng(12345);
+  const sim::BranchPolicy policies[] = {{sim::BranchPolicy::Kind::Both, 0.5},
+                                        {sim::BranchPolicy::Kind::Then, 1.0},
+                                        {sim::BranchPolicy::Kind::Else, 0.0},
+                                        {sim::BranchPolicy::Kind::Probability, 0.3}};
+  for (int trial = 0; trial < 60; ++trial) {
+    std::size_t events = 0;
+    sim::Program program = randomLeafProgram(rng, true, events);
+    sim::StreamOptions options;
+    options.seed = 1 + static_cast<std::uint64_t>(trial);
+    options.branches = policies[trial % 4];
+    options.fastPaths = false;
+    auto plain = drain(program, options, 4096);
+    options.fastPaths = true;
+    for (std::size_t capacity : {std::size_t{1}, std::size_t{3}, std::size_t{7}, std::size_t{4096}}) {
+      INFO("trial " << trial << ", capacity " << capacity);
+      auto fast = drain(program, options, capacity);
+      options.fastPaths = false;
+      CHECK(sameRecords(drain(program, options, capacity), plain));  // a random offset draws once per access, whatever the buffer
+      options.fastPaths = true;
+      CHECK(sameRecords(fast, plain));
+    }
+  }
+}
+
+TEST_CASE("a leaf loop walking within lines offers runs of iterations, and taking one skips them", "[sim][stream][fastpath]") {
+  sim::Program program;
+  program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
+  sim::LoopOp leaf;
+  leaf.slot = 0;
+  leaf.start = sim::Formula::constant(0);
+  leaf.end = sim::Formula::constant(16);
+  leaf.step = sim::Formula::constant(1);
+  sim::AccessOp a;
+  a.offset = sim::Formula::linear(0, {{0, 8}});
+  a.bytes = 8;
+  leaf.body.push_back(sim::Op{a});
+  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}}});
+  program.slots = 1;
+  sim::StreamOptions options;
+  options.runLineBytes = 64;
+  sim::AddressStream stream(program, options);
+  std::vector<sim::Record> buffer(100);
+  // Iteration 0 (address 0x10000): 7 more iterations stay in its line.
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
+  CHECK(stream.offeredRun().count == 1);
+  CHECK(stream.offeredRun().repeats == 7);
+  stream.resolveRun(true);
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
+  CHECK(buffer[0].address == 0x10040);  // iteration 8: the next line
+  stream.resolveRun(false);             // declined: iteration 9 comes next, offering 6
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
+  CHECK(buffer[0].address == 0x10048);
+  CHECK(stream.offeredRun().repeats == 6);
+}
+
+TEST_CASE("bulk first-level hits: random leaf loops count exactly as the plain path", "[sim][simulate][fastpath]") {
+  std::mt19937 rng(777);
+  const auto configs = configurations();
+  for (int trial = 0; trial < 40; ++trial) {
+    std::size_t events = 0;
+    sim::Program program = randomLeafProgram(rng, trial % 2 == 1, events);
+    sim::StreamOptions options;
+    options.seed = 3;
+    options.branches = {sim::BranchPolicy::Kind::Probability, 0.5};
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      INFO("trial " << trial << ", configuration " << c);
+      checkSameSimulation(program, events, configs[c], options);
+    }
+  }
+}
+
+TEST_CASE("fast paths on every example and on branchy kernels: identical statistics", "[sim][simulate][fastpath][examples]") {
+  struct Case {
+    const char* path;
+    std::map<std::string, std::string> defines;
+  };
+  const Case cases[] = {
+      {"examples/alloc-in-loop", {{"LEN", "300"}, {"ITERS", "4"}}},
+      {"examples/jacobi-2d", {{"N", "40"}, {"TSTEPS", "3"}}},
+      {"examples/matmul-heap", {{"N", "24"}}},
+      {"examples/matmul-ikj", {{"N", "24"}}},
+      {"examples/matmul-stack", {{"N", "24"}}},
+      {"examples/matmul-static", {{"N", "24"}}},
+      {"examples/multifile/src", {}},
+      {"examples/particles-aos", {{"NP", "2000"}}},
+      {"examples/spmv-csr", {{"ROWS", "500"}}},
+      {"examples/transpose", {{"N", "64"}}},
+      {"bench/fidelity-corpus/floyd_warshall.c", {{"N", "30"}}},
+      {"bench/fidelity-corpus/nussinov.c", {{"N", "30"}}},
+      {"bench/fidelity-corpus/lcs.c", {{"N", "30"}}},
+  };
+  std::vector<cache::HierarchyConfig> configs;
+  cache::HierarchyConfig cachegrind;  // the fast engine
+  cachegrind.levels = {level("D1", 32768, 8, 64), level("LL", 262144, 8, 64)};
+  configs.push_back(cachegrind);
+  cache::HierarchyConfig small = cachegrind;  // the general engine, with misses everywhere
+  small.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
+  small.inclusion = cache::Inclusion::Inclusive;
+  small.classifyMisses = true;
+  small.levels[0].replacement = cache::Replacement::TreePlru;
+  configs.push_back(small);
+  for (const Case& c : cases) {
+    test::AnalyzeOptions analyze;
+    analyze.defines = c.defines;
+    trace::Trace t = test::analyze({c.path}, analyze);
+    for (auto model : {sim::RegisterModel::O0, sim::RegisterModel::O2}) {
+      sim::ConcretizeOptions concretize;
+      concretize.model = model;
+      sim::Program program = sim::concretize(t, concretize);
+      sim::StreamOptions options;
+      options.model = model;
+      options.branches = {sim::BranchPolicy::Kind::Probability, 0.5};
+      for (const auto& config : configs) {
+        INFO(c.path << (model == sim::RegisterModel::O0 ? " -O0" : " -O2") << ", D1 " << config.levels[0].sizeBytes);
+        checkSameSimulation(program, t.events.size(), config, options);
+      }
+    }
+  }
+}
