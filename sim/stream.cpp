@@ -325,10 +325,32 @@ std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t co
   return best;
 }
 
+/* Called after iteration "i" when "remaining" reached the frame's next look. A run is offered
+   after an iteration that repeats the lines of the one before (the first iteration in new lines
+   usually misses, so its offer would be declined); the lines of iteration i are looked at once
+   and the next look is where one of them changes. True when a run is offered now. */
+bool AddressStream::offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining) {
+  if (remaining == f.offerAt) {
+    run_ = LeafRun{count, f.offerRepeats};
+    f.nextRunCheck = remaining - f.offerRepeats - 1;
+    f.offerAt = -1;
+    return true;
+  }
+  const std::int64_t same = runLength(accesses, count, i, f.step, remaining);
+  if (same > kMinRun) {
+    f.offerAt = remaining - 1;
+    f.offerRepeats = same - 1;
+    f.nextRunCheck = remaining - 1;
+  } else {
+    f.nextRunCheck = remaining - same - 1;
+  }
+  return false;
+}
+
 void AddressStream::resolveRun(bool take) {
   if (run_.repeats == 0) return;
   Frame& f = frames_.back();  // the leaf that offered the run: nothing ran since
-  if (take) {
+  if (take) {  // declined: the run's iterations come one by one; the next look is at its end either way
     f.current += run_.repeats * f.step;
     f.remaining -= run_.repeats;
     if (f.remaining == 0) {
@@ -336,11 +358,6 @@ void AddressStream::resolveRun(bool take) {
       f.phase = Phase::Final;
       f.block = &f.loop->header;
     }
-  } else {
-    // Two failed offers in one run (the lines thrash): no more offers until that run is over.
-    const std::int64_t end = f.remaining - run_.repeats;
-    if (end == f.failedRunEnd) f.runsFrom = end;
-    f.failedRunEnd = end;
   }
   run_ = LeafRun{};
 }
@@ -524,13 +541,8 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
       n += count;
       current += step;
       --remaining;
-      if (f.leafRuns && remaining >= kMinRun && remaining <= f.runsFrom) {
-        std::int64_t repeats = runLength(accesses, count, current - step, step, remaining);
-        if (repeats >= kMinRun) {
-          run_ = LeafRun{count, repeats};  // the batch ends here: the caller simulates this iteration first
-          break;
-        }
-      }
+      if (f.leafRuns && remaining > 0 && remaining <= f.nextRunCheck && offerRun(f, accesses, count, current - step, remaining))
+        break;  // the batch ends here: the caller simulates this iteration first
     }
     f.current = current;
     f.remaining = remaining;

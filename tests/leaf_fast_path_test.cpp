@@ -202,17 +202,21 @@ TEST_CASE("a leaf loop walking within lines offers runs of iterations, and takin
   options.runLineBytes = 64;
   sim::AddressStream stream(program, options);
   std::vector<sim::Record> buffer(100);
-  // Iteration 0 (address 0x10000): 7 more iterations stay in its line.
-  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
+  // Iteration 0 (address 0x10000): 7 more iterations stay in its line; the run is offered after
+  // iteration 1, the first that repeats those lines, with the 6 iterations left in it.
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 2);
+  CHECK(buffer[1].address == 0x10008);
   CHECK(stream.offeredRun().count == 1);
-  CHECK(stream.offeredRun().repeats == 7);
-  stream.resolveRun(true);
-  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
-  CHECK(buffer[0].address == 0x10040);  // iteration 8: the next line
-  stream.resolveRun(false);             // declined: iteration 9 comes next, offering 6
-  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
-  CHECK(buffer[0].address == 0x10048);
   CHECK(stream.offeredRun().repeats == 6);
+  stream.resolveRun(true);
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 2);
+  CHECK(buffer[0].address == 0x10040);  // iteration 8: the next line
+  CHECK(stream.offeredRun().repeats == 6);
+  stream.resolveRun(false);  // declined: iterations 10 to 15 come one by one, no second offer in that run
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 6);
+  CHECK(buffer[0].address == 0x10050);
+  CHECK(buffer[5].address == 0x10078);
+  CHECK(stream.offeredRun().repeats == 0);
 }
 
 TEST_CASE("bulk first-level hits: random leaf loops count exactly as the plain path", "[sim][simulate][fastpath]") {

@@ -72,8 +72,11 @@ class AddressStream {
     bool branchy = false;         // a leaf body with branches or random offsets: runBranchyLeaf
     bool leafRuns = false;        // runs of same-line iterations are possible and offered
     std::size_t leafMax = 0;      // records of one branchy iteration at most
-    std::int64_t failedRunEnd = -1;  // "remaining" at the end of the run whose offer failed last
-    std::int64_t runsFrom = std::numeric_limits<std::int64_t>::max();  // offers only while "remaining" is at most this
+    // Runs are looked for once per line change, not per iteration ("remaining" values): the next
+    // look, and the iteration after which a run found there is offered (a repeat of its lines).
+    std::int64_t nextRunCheck = std::numeric_limits<std::int64_t>::max();
+    std::int64_t offerAt = -1;
+    std::int64_t offerRepeats = 0;
     std::optional<std::uint64_t> stackMark{};  // "{}" keeps "Frame{block}" free of missing-initializer warnings
   };
 
@@ -143,6 +146,7 @@ class AddressStream {
   std::size_t emitItems(const BranchyLeaf& leaf, std::uint32_t begin, std::uint32_t end, std::int64_t i, Record* out);
   std::uint64_t armMask(const BranchOp& branch);
   std::int64_t runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step, std::int64_t limit) const;
+  bool offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining);
 };
 
 }  // namespace cats::sim
