@@ -2,6 +2,8 @@
 // each remembering where it is, so next() can stop whenever the caller's buffer is full.
 #include "sim/stream.hpp"
 
+#include "sim/permutation.hpp"
+
 #include <algorithm>
 
 namespace cats::sim {
@@ -30,6 +32,9 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       heap_(options.layout),
       stack_(options.layout.stackTop),
       leafAccesses_(kMaxSlots),
+      iteration_(kMaxSlots, 0),
+      run_(kMaxSlots, 0),
+      draws_(program.draws.size()),
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
   layoutStatics();
@@ -108,8 +113,33 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
   if (!a.randomOffset) return base + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
   usedPolicy_ = true;
   std::int64_t size = program_.containers[a.container].sizeBytes;
-  std::uint64_t elements = size > 0 && a.bytes > 0 ? static_cast<std::uint64_t>(size) / a.bytes : 1;
-  return base + (random() % std::max<std::uint64_t>(elements, 1)) * a.bytes;
+  std::uint64_t stride = static_cast<std::uint64_t>(std::max<std::int64_t>(a.drawStride, 1));
+  std::uint64_t elements = size > 0 ? static_cast<std::uint64_t>(size) / stride : 1;
+  std::uint64_t element = drawOf(a.draw, std::max<std::uint64_t>(elements, 1)) % std::max<std::uint64_t>(elements, 1);
+  return base + element * stride + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
+}
+
+/* The group's random value, drawn again when its loop has started another iteration; a
+   distinct group takes the next element of a random permutation of "elements" per loop run. */
+std::uint64_t AddressStream::drawOf(std::uint32_t group, std::uint64_t elements) {
+  const DrawGroup& g = program_.draws[group];
+  std::size_t slot = static_cast<std::size_t>(std::max(g.refreshSlot, 0));
+  std::uint64_t now = g.refreshSlot >= 0 ? iteration_[slot] : 0;
+  Draw& d = draws_[group];
+  if (d.done && d.iteration == now) return d.value;
+  d.done = true;
+  d.iteration = now;
+  if (!g.distinct) {
+    d.value = random();
+    return d.value;
+  }
+  if (d.run != run_[slot] || d.position >= elements) {
+    d.run = run_[slot];
+    d.key = random();
+    d.position = 0;
+  }
+  d.value = permute(d.position++, elements, d.key);
+  return d.value;
 }
 
 void AddressStream::allocate(const AllocOp& a) {
@@ -140,6 +170,7 @@ void AddressStream::release(const FreeOp& f) {
 }
 
 void AddressStream::enterLoop(const LoopOp& loop) {
+  run_[static_cast<std::size_t>(loop.slot)] = ++iterations_;
   Frame f;
   f.loop = &loop;
   std::int64_t start = 0, trips = 0, step = 1;
@@ -231,6 +262,7 @@ void AddressStream::endOfBlock() {
       f.phase = Phase::Header;
       f.block = &loop.header;
       slots_[loop.slot] = f.current;
+      startIteration(loop.slot);
       return;
     case Phase::Header:
       f.phase = Phase::Body;
@@ -240,6 +272,7 @@ void AddressStream::endOfBlock() {
     case Phase::Body:
       f.current += f.step;
       slots_[loop.slot] = f.current;
+      startIteration(loop.slot);
       if (--f.remaining > 0) {
         f.phase = Phase::Header;
         f.block = &loop.header;

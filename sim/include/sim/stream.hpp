@@ -76,6 +76,18 @@ class AddressStream {
     bool write;
   };
   std::vector<std::vector<LeafAccess>> leafAccesses_;  // per nesting depth of leaf loops
+  std::vector<std::uint64_t> iteration_;  // per slot: a number new at every iteration its loop starts
+  std::uint64_t iterations_ = 0;
+  std::vector<std::uint64_t> run_;  // per slot: a number new at every entry of its loop
+  struct Draw {
+    std::uint64_t iteration = 0;  // the iteration_ of the group's refresh slot when drawn
+    std::uint64_t value = 0;
+    bool done = false;
+    std::uint64_t run = 0;        // distinct groups: the run_ their permutation belongs to
+    std::uint64_t key = 0;        // distinct groups: the permutation of this run
+    std::uint64_t position = 0;   // distinct groups: draws made in this run
+  };
+  std::vector<Draw> draws_;  // per Program::draws group
   std::uint64_t rng_;
   std::uint64_t lazyNext_;
   bool usedPolicy_ = false;
@@ -89,6 +101,8 @@ class AddressStream {
   void layoutFrame(const Block& body);
   std::uint64_t baseFor(std::uint32_t container);
   std::uint64_t addressOf(const AccessOp& a);
+  std::uint64_t drawOf(std::uint32_t group, std::uint64_t elements);
+  void startIteration(int slot) { iteration_[static_cast<std::size_t>(slot)] = ++iterations_; }
   void execute(const Op& op);
   void enterLoop(const LoopOp& loop);
   void enterBranch(const BranchOp& branch);
