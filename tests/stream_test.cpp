@@ -225,7 +225,7 @@ std::vector<std::uint64_t> addressesOf(const std::vector<sim::Record>& records, 
 
 }  // namespace
 
-TEST_CASE("fields read through one data-dependent index hit one element; another index draws its own", "[sim][policy][indirect]") {
+TEST_CASE("fields read through one data-dependent index hit one element and another index draws its own", "[sim][policy][indirect]") {
   trace::Trace t = test::analyzeSource(
       "struct p { double x, y, z; };\n"
       "struct p pts[1000];\n"
@@ -291,7 +291,7 @@ TEST_CASE("a chase through a linked structure visits distinct nodes, as many as 
   CHECK_THROWS_AS(sim::concretize(t, options), sim::OptionError);
 }
 
-TEST_CASE("--trips LOC=EXPR is parsed at its last '=' and needs a line", "[sim][trips]") {
+TEST_CASE("trip counts parse as LOC and EXPR at the last equals sign and need a line", "[sim][trips]") {
   struct Case {
     std::string text;
     bool ok;
@@ -318,7 +318,7 @@ TEST_CASE("--trips LOC=EXPR is parsed at its last '=' and needs a line", "[sim][
   }
 }
 
-TEST_CASE("keyed permutations are bijections on [0, n) and differ by key", "[sim][permutation]") {
+TEST_CASE("keyed permutations are bijections on 0..n-1 and differ by key", "[sim][permutation]") {
   for (std::uint64_t n : {1ull, 2ull, 3ull, 5ull, 16ull, 17ull, 1000ull, 4097ull}) {
     for (std::uint64_t key : {0ull, 1ull, 0x1234567890ABCDEFull}) {
       INFO("n " << n << " key " << key);
