@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Compares Cachegrind's counts with cats-static's prediction for plain builds (issue 8).
 
-  fidelity_plain.py job CG_OUT BASE_CG CATS_JSON SOURCE PROGRAM COMPILER MACRO SIZE DECISION OUT_JSON
+  fidelity_plain.py job CG_OUT BASE_CG CATS_JSON SOURCE PROGRAM COMPILER MACRO SIZE DECISION OUT_JSON [OPTIONS]
       one row: reads cachegrind.out (and that of the trivial program built by the same compiler)
-      and the simulation JSON, writes the row as JSON, prints it
+      and the simulation JSON, writes the row as JSON, prints it; OPTIONS are the program's
+      `fidelity-options:` (what a user who knows the data passed to simulate), kept in the row
   fidelity_plain.py summary ROWS_DIR OUT_JSON COMMAND BINARY MODEL_FLAGS
       the table of every row, the median and worst deviation per compiler, the JSON summary
   fidelity_plain.py markdown SUMMARY_JSON
@@ -150,8 +151,10 @@ MISS_CELLS = ("D1_misses", "LL_misses")
 
 
 def job(args):
-    cg_out, base_cg, cats_json, source, program, compiler, macro, size, decision, out = args
+    cg_out, base_cg, cats_json, source, program, compiler, macro, size, decision, out = args[:10]
     row = {"program": program, "compiler": compiler, "macro": macro, "size": int(size), "decision": decision}
+    if len(args) > 10 and args[10]:
+        row["options"] = args[10]
     try:
         base, _ = read_cachegrind(base_cg, "/nonexistent")
         cg_functions, cg_total = read_cachegrind(cg_out, source, base)
@@ -296,7 +299,7 @@ def pct(v):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) >= 2 and sys.argv[1] == "job" and len(sys.argv) == 12:
+    if len(sys.argv) >= 2 and sys.argv[1] == "job" and len(sys.argv) in (12, 13):
         job(sys.argv[2:])
     elif len(sys.argv) >= 2 and sys.argv[1] == "summary" and len(sys.argv) == 7:
         summary(sys.argv[2:])

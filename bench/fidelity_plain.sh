@@ -10,7 +10,8 @@
 #   --json FILE  where the machine-readable summary goes (default fidelity-plain.json)
 #   --keep DIR   keep binaries, Cachegrind outputs and simulation JSON there
 # Sizes per program come from its `fidelity-sizes: MACRO s1 s2 ...` header line, the decision
-# it exercises from `fidelity-decision:`.
+# it exercises from `fidelity-decision:`, and what a user who knows the data would add to
+# `simulate` from an optional `fidelity-options: ...` line (e.g. `--trips traverse:28=N`).
 set -euo pipefail
 orig=$PWD
 cd "$(dirname "$0")/.."
@@ -24,6 +25,7 @@ if [ "${1:-}" = "--job" ]; then
   src=$corpus/$program.c
   read -r _ macro _ < <(grep -m1 -o 'fidelity-sizes:.*' "$src")
   decision=$(grep -m1 -o 'fidelity-decision:.*' "$src" | sed 's/^fidelity-decision: *//; s/ *\*\/$//')
+  options=$(grep -m1 -o 'fidelity-options:.*' "$src" | sed 's/^fidelity-options: *//; s/ *\*\/$//' || true)
   cc=$compiler
   [ "$compiler" = clang ] && ! command -v clang >/dev/null && cc=clang-14
   exe=$work/$program-$compiler-$size
@@ -32,18 +34,18 @@ if [ "${1:-}" = "--job" ]; then
       "$1" "$(grep -m1 'error' "$2" || grep -v '^==' "$2" | tail -n 1)" >"$exe.cats.json"
   }
   touch "$exe.cg"
-  # shellcheck disable=SC2086 # modelflags is a list of options
+  # shellcheck disable=SC2086 # modelflags and options are lists of options
   if ! "$cc" -O2 -g -D"$macro=$size" -o "$exe" "$src" -lm 2>"$exe.cc.err"; then
     failed "$cc failed" "$exe.cc.err"
   elif ! valgrind --tool=cachegrind --cache-sim=yes --D1=$D1 --LL=$LL --I1=$D1 \
       --cachegrind-out-file="$exe.cg" "$exe" >/dev/null 2>"$exe.cg.err"; then
     failed "cachegrind failed" "$exe.cg.err"
-  elif ! "$bin" simulate "$src" -D "$macro=$size" $modelflags --D1=$D1 --LL=$LL --format json \
+  elif ! "$bin" simulate "$src" -D "$macro=$size" $modelflags $options --D1=$D1 --LL=$LL --format json \
       -o "$exe.cats.json" 2>"$exe.cats.err"; then
     failed "cats-static simulate failed" "$exe.cats.err"
   fi
   python3 bench/fidelity_plain.py job "$exe.cg" "$work/baseline-$compiler.cg" "$exe.cats.json" "$src" "$program" "$compiler" "$macro" "$size" \
-    "$decision" "$work/rows/$program-$compiler-$size.json"
+    "$decision" "$work/rows/$program-$compiler-$size.json" "$options"
   exit 0
 fi
 

@@ -206,6 +206,8 @@ int runScale(const ScaleArgs& args) {
     if (!sim::missLevel(metric, setup.config, &problem) && !problem.empty()) return usageError("--metric " + text + ": " + problem);
     if (std::find(setup.metrics.begin(), setup.metrics.end(), metric) == setup.metrics.end()) setup.metrics.push_back(metric);
   }
+  if (args.compiler.compileCmd)  // the compiler's reports are per -D point; scale does not run it (yet)
+    return usageError("--compile-cmd is not supported by scale (the compiler's reports would differ per point); use --compiler and -O");
   auto target = compilerTargetFrom(args.compiler);
   if (auto* message = std::get_if<std::string>(&target)) return usageError(*message);
   setup.target = std::get<sim::CompilerTarget>(target);

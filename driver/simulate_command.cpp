@@ -23,6 +23,10 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   addCompilerOptions(*cmd, args.compiler);
   cmd->add_option("--branch", args.branch, "Undecidable branches: both, then, else or prob:P")->capture_default_str();
   cmd->add_option("--unknown-trips", args.unknownTrips, "Iterations of loops whose trip count depends on data")->capture_default_str();
+  cmd->add_option("--trips", args.trips,
+                  "Iterations of the data-dependent loop at LOC (file:line or function:line), LOC=EXPR with EXPR an integer or an "
+                  "expression of the -D parameters; overrides --unknown-trips there (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--place", args.place, "Put container NAME at address ADDR (NAME=ADDR, hex with 0x)")->allow_extra_args(false);
   cmd->add_option("--align", args.align, "Align container NAME to BYTES (NAME=BYTES)")->allow_extra_args(false);
   cmd->add_option("--by", args.by, "Table: container, field, function, compiled-function (inlined code in its caller), loop, line or context")
@@ -122,6 +126,14 @@ int runSimulate(const SimulateArgs& args) {
   }
   options.branches = *branch;
   options.unknownTrips = args.unknownTrips;
+  for (const std::string& item : args.trips) {
+    auto trips = sim::parseTripCount(item);
+    if (!trips) {
+      std::cerr << "cats-static: error: --trips needs LOC=EXPR with LOC file:line or function:line, got '" << item << "'\n";
+      return 2;
+    }
+    options.trips.push_back(*trips);
+  }
   if (!parseAssignments(args.place, "--place", options.place) || !parseAssignments(args.align, "--align", options.align)) return 2;
   SourceArgs sources = args.sources;
   sources.stackSlots = std::get<sim::CompilerTarget>(target).optLevel == 0 && !args.noStackSlots;
@@ -142,6 +154,9 @@ int runSimulate(const SimulateArgs& args) {
   } catch (const sim::BindingError& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;
+  } catch (const sim::OptionError& e) {
+    std::cerr << "cats-static: error: " << e.what() << "\n";
+    return 2;
   }
   sim::StreamOptions stream;
   stream.seed = args.cache.seed;

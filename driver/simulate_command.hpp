@@ -27,6 +27,7 @@ struct SimulateArgs {
   CompilerArgs compiler;
   std::string branch = "both";
   std::int64_t unknownTrips = 1;
+  std::vector<std::string> trips;  // LOC=EXPR: iterations of a loop whose trip count is data
   std::vector<std::string> place;  // NAME=ADDR
   std::vector<std::string> align;  // NAME=BYTES
   std::string by = "container";

@@ -2,9 +2,11 @@
 // parameter bound, loop slots by nesting depth, then the register model.
 #include "sim/concretize.hpp"
 
+#include "indexed_offset.hpp"
 #include "register_model.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 #include <variant>
@@ -30,6 +32,16 @@ std::optional<RegisterModel> parseRegisterModel(const std::string& text) {
   if (text == "O0") return RegisterModel::O0;
   if (text == "O2") return RegisterModel::O2;
   return std::nullopt;
+}
+
+std::optional<TripCount> parseTripCount(const std::string& text) {
+  auto eq = text.rfind('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == text.size()) return std::nullopt;
+  auto colon = text.rfind(':', eq);
+  if (colon == std::string::npos || colon == 0 || colon + 1 == eq) return std::nullopt;
+  std::string line = text.substr(colon + 1, eq - colon - 1);
+  if (line.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return TripCount{text.substr(0, eq), text.substr(eq + 1)};
 }
 
 namespace {
@@ -58,6 +70,7 @@ class Compiler {
       }
     }
     if (options_.model == RegisterModel::O2) applyPlan();
+    checkTripsUsed();
     return std::move(program_);
   }
 
@@ -71,6 +84,15 @@ class Compiler {
   FormulaScope scope_;
   Program program_;
   std::vector<std::vector<Item>> children_;
+  struct OpenLoop {
+    std::size_t scope;
+    int slot;
+    std::string iterator;
+  };
+  std::vector<OpenLoop> openLoops_;                                  // the loops around the event being compiled
+  std::map<std::pair<std::size_t, std::string>, std::uint32_t> drawGroups_;  // (refresh loop scope, index) -> group
+  std::set<const TripCount*> usedTrips_;  // --trips entries that named a data-dependent loop
+  std::set<std::size_t> dataLoops_;       // loops whose trip count depends on data
 
   /* The compiler's decisions: the given plan, or GCC -O2's; its calloc folds, which change
      events as they are compiled. */
@@ -181,8 +203,11 @@ class Compiler {
         a.write = e.mode == ir::AccessMode::Write;
         a.repeat = static_cast<std::uint32_t>(e.multiplicity);
         a.randomOffset = a.offset.dependsOnData();
-        if (a.randomOffset)
-          note("data-dependent offsets (" + e.text + " at " + e.loc.str() + ") are drawn uniformly over the container");
+        if (a.randomOffset) {
+          bool distinct = joinDrawGroup(e, a);
+          note("data-dependent offsets (" + e.text + " at " + e.loc.str() + ") draw one element per index and iteration" +
+               (distinct ? ", distinct within a run of the loop that carries the index (a chase)" : ", uniformly over the container"));
+        }
         out.push_back(Op{std::move(a)});
         return;
       }
@@ -202,6 +227,28 @@ class Compiler {
         out.push_back(Op{FreeOp{static_cast<std::uint32_t>(e.container)}});
         return;
     }
+  }
+
+  /* "a" (data-dependent) as stride * index + rest: accesses through one index in one iteration
+     share its draw and keep their field offsets (docs/register-model.md, "Indirect accesses");
+     true when its group draws distinct elements. */
+  bool joinDrawGroup(const trace::Event& e, AccessOp& a) {
+    IndexedOffset split = splitIndexed(e.offset, trace_.context, e.bytes);
+    a.offset = compile(split.rest, "the offset of " + e.text + " at " + e.loc.str());
+    a.drawStride = split.stride;
+    const OpenLoop* refresh = split.unknown && !openLoops_.empty() ? &openLoops_.back() : nullptr;
+    if (!split.unknown) {
+      auto iterators = sym::symbolsOfKind(split.index, trace_.context, sym::SymbolKind::Iterator);
+      for (auto it = openLoops_.rbegin(); it != openLoops_.rend() && !refresh; ++it)
+        for (const auto& symbol : iterators)
+          if (symbol.get_name() == it->iterator) refresh = &*it;
+    }
+    std::string index = sym::print(split.index);
+    auto key = std::make_pair(refresh ? refresh->scope : SIZE_MAX, index);
+    auto [group, added] = drawGroups_.emplace(key, static_cast<std::uint32_t>(program_.draws.size()));
+    if (added) program_.draws.push_back(DrawGroup{refresh ? refresh->slot : -1, split.unknown && refresh, index});
+    a.draw = group->second;
+    return program_.draws[a.draw].distinct;
   }
 
   Block compileBlock(std::size_t scope, int depth) { return compileItems(children_[scope], depth); }
@@ -275,8 +322,7 @@ class Compiler {
     loop.tripsWhenUnknown = options_.unknownTrips;
     std::string use = "the bounds of " + where(scope);
     if (s.iterator.empty()) {
-      loop.tripsFromData = true;
-      note("opaque loops (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) + " iteration(s) (--unknown-trips)");
+      tripsFromData(scope, loop, "opaque loops (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) + " iteration(s) (--unknown-trips)");
     } else {
       sym::Expr end = s.bound;
       if (s.comparison == ir::Comparison::LessEqual) end = end + 1;
@@ -285,17 +331,18 @@ class Compiler {
       loop.end = compile(end, use);
       loop.step = compile(s.step, use);
       if (loop.step.dependsOnData() || (loop.step.terms().empty() && loop.step.isLinear() && loop.step.constantTerm() == 0)) {
-        loop.tripsFromData = true;
-        note("a loop step is unknown or zero at " + where(scope));
+        tripsFromData(scope, loop, "a loop step is unknown or zero at " + where(scope));
       } else {
         std::int64_t step = loop.step.isLinear() && loop.step.terms().empty() ? loop.step.constantTerm() : 1;
         loop.increasing = s.comparison == ir::Comparison::Less || s.comparison == ir::Comparison::LessEqual ||
                           (s.comparison == ir::Comparison::NotEqual && step > 0);
       }
-      if (loop.start.dependsOnData() || loop.end.dependsOnData()) detectSegment(s, scope, loop);
+      if ((loop.start.dependsOnData() || loop.end.dependsOnData()) && !givenTrips(scope)) detectSegment(s, scope, loop);
+      else if (loop.start.dependsOnData() || loop.end.dependsOnData()) tripsFromData(scope, loop, "");
       scope_.iteratorSlots[s.iterator] = depth;
     }
     if (s.earlyExit) note("loops with an early exit (" + where(scope) + ") run their full trip count");
+    openLoops_.push_back(OpenLoop{scope, depth, s.iterator});
     for (const Item& item : children_[scope]) {
       if (!item.isScope && trace_.events[item.index].loopHeader) addEvent(item.index, loop.header);
     }
@@ -303,6 +350,7 @@ class Compiler {
     for (const Item& item : children_[scope])
       if (item.isScope || !trace_.events[item.index].loopHeader) bodyItems.push_back(item);
     loop.body = compileItems(bodyItems, depth + 1);
+    openLoops_.pop_back();
     if (!s.iterator.empty()) scope_.iteratorSlots.erase(s.iterator);
     return loop;
   }
@@ -319,6 +367,7 @@ class Compiler {
         std::int64_t range = iterationRange(scope, s.iterator);
         if (segments > 0 && range > 0) {
           loop.segment = true;
+          dataLoops_.insert(scope);
           loop.segmentIndex = compile(sym::idiv(o1, c->elementBytes), "the bounds of " + where(scope));
           loop.segmentLength = range / segments;
           note("segment loops (" + where(scope) + ") get equal segments of " + std::to_string(loop.segmentLength) +
@@ -327,9 +376,80 @@ class Compiler {
         }
       }
     }
+    tripsFromData(scope, loop, "loop bounds that depend on data (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) +
+                                   " iteration(s) (--unknown-trips)");
+  }
+
+  /* "loop" runs a number of iterations nobody computed: the user's (--trips) or --unknown-trips ("why"). */
+  void tripsFromData(std::size_t scope, LoopOp& loop, const std::string& why) {
     loop.tripsFromData = true;
-    note("loop bounds that depend on data (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) +
-         " iteration(s) (--unknown-trips)");
+    dataLoops_.insert(scope);
+    const TripCount* given = givenTrips(scope);
+    if (!given) return note(why);
+    usedTrips_.insert(given);
+    loop.tripsWhenUnknown = evaluateTrips(*given);
+    note("the trip count of " + where(scope) + " depends on data: the user gave " + std::to_string(loop.tripsWhenUnknown) +
+         " iteration(s) (--trips " + given->loop + "=" + given->count + ")");
+  }
+
+  /* The --trips entry naming the loop "scope" (its file:line, or function:line), if any. */
+  const TripCount* givenTrips(std::size_t scope) const {
+    for (const TripCount& t : options_.trips)
+      if (loopNamed(scope, t.loop)) return &t;
+    return nullptr;
+  }
+
+  bool loopNamed(std::size_t scope, const std::string& name) const {
+    const trace::Scope& s = trace_.scopes[scope];
+    auto colon = name.rfind(':');
+    if (name.substr(colon + 1) != std::to_string(s.loc.line)) return false;
+    std::string where = name.substr(0, colon);
+    const std::string& file = s.loc.file;
+    if (where == file || (file.size() > where.size() && file.compare(file.size() - where.size(), where.size(), where) == 0 &&
+                          file[file.size() - where.size() - 1] == '/'))
+      return true;
+    return where == functionOf(scope);
+  }
+
+  std::string functionOf(std::size_t scope) const {
+    for (std::optional<std::size_t> p = scope; p; p = trace_.scopes[*p].parent)
+      if (trace_.scopes[*p].kind == trace::ScopeKind::Function || trace_.scopes[*p].kind == trace::ScopeKind::Call) return trace_.scopes[*p].function;
+    return "";
+  }
+
+  /* The user's count: an integer or an expression of the bound parameters. */
+  std::int64_t evaluateTrips(const TripCount& t) const {
+    GiNaC::symtab table;
+    GiNaC::exmap values;
+    for (const auto& [name, value] : scope_.parameters) {
+      GiNaC::symbol symbol(name);
+      table[name] = symbol;
+      values[symbol] = value;
+    }
+    std::optional<std::int64_t> count;
+    try {
+      GiNaC::parser reader(table, true);
+      count = sym::toInteger(reader(t.count).subs(values).expand());
+    } catch (const std::exception&) {
+    }
+    if (!count || *count < 0)
+      throw OptionError("--trips " + t.loop + "=" + t.count + ": '" + t.count +
+                        "' is not a non-negative integer or an expression of the bound parameters (-D)");
+    return *count;
+  }
+
+  /* Every --trips entry named a data-dependent loop; else an OptionError listing those loops. */
+  void checkTripsUsed() const {
+    for (const TripCount& t : options_.trips) {
+      if (usedTrips_.count(&t)) continue;
+      std::set<std::string> loops;
+      for (std::size_t s = 0; s < trace_.scopes.size(); ++s)
+        if (dataLoops_.count(s)) loops.insert(functionOf(s) + ":" + std::to_string(trace_.scopes[s].loc.line) + " (" + trace_.scopes[s].loc.str() + ")");
+      std::string list;
+      for (const std::string& l : loops) list += (list.empty() ? "" : ", ") + l;
+      throw OptionError("--trips " + t.loop + ": no loop whose trip count depends on data is at " + t.loop + "; " +
+                        (list.empty() ? "the program has none" : "those loops are " + list));
+    }
   }
 
   const trace::Container* findContainer(const std::string& name) const {

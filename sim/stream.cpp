@@ -2,6 +2,8 @@
 // each remembering where it is, so next() can stop whenever the caller's buffer is full.
 #include "sim/stream.hpp"
 
+#include "sim/permutation.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -50,6 +52,9 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       stack_(options.layout.stackTop),
       leafAccesses_(kMaxSlots),
       branchyLeaves_(kMaxSlots),
+      iteration_(kMaxSlots, 0),
+      loopEntry_(kMaxSlots, 0),
+      draws_(program.draws.size()),
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
   layoutStatics();
@@ -128,8 +133,33 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
   if (!a.randomOffset) return base + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
   usedPolicy_ = true;
   std::int64_t size = program_.containers[a.container].sizeBytes;
-  std::uint64_t elements = size > 0 && a.bytes > 0 ? static_cast<std::uint64_t>(size) / a.bytes : 1;
-  return base + (random() % std::max<std::uint64_t>(elements, 1)) * a.bytes;
+  std::uint64_t stride = static_cast<std::uint64_t>(std::max<std::int64_t>(a.drawStride, 1));
+  std::uint64_t elements = size > 0 ? static_cast<std::uint64_t>(size) / stride : 1;
+  std::uint64_t element = drawOf(a.draw, std::max<std::uint64_t>(elements, 1)) % std::max<std::uint64_t>(elements, 1);
+  return base + element * stride + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
+}
+
+/* The group's random value, drawn again when its loop has started another iteration; a
+   distinct group takes the next element of a random permutation of "elements" per loop run. */
+std::uint64_t AddressStream::drawOf(std::uint32_t group, std::uint64_t elements) {
+  const DrawGroup& g = program_.draws[group];
+  std::size_t slot = static_cast<std::size_t>(std::max(g.refreshSlot, 0));
+  std::uint64_t now = g.refreshSlot >= 0 ? iteration_[slot] : 0;
+  Draw& d = draws_[group];
+  if (d.done && d.iteration == now) return d.value;
+  d.done = true;
+  d.iteration = now;
+  if (!g.distinct) {
+    d.value = random();
+    return d.value;
+  }
+  if (d.run != loopEntry_[slot] || d.position >= elements) {
+    d.run = loopEntry_[slot];
+    d.key = random();
+    d.position = 0;
+  }
+  d.value = permute(d.position++, elements, d.key);
+  return d.value;
 }
 
 void AddressStream::allocate(const AllocOp& a) {
@@ -160,6 +190,7 @@ void AddressStream::release(const FreeOp& f) {
 }
 
 void AddressStream::enterLoop(const LoopOp& loop) {
+  loopEntry_[static_cast<std::size_t>(loop.slot)] = ++iterations_;
   Frame f;
   f.loop = &loop;
   std::int64_t start = 0, trips = 0, step = 1;
@@ -255,6 +286,7 @@ void AddressStream::endOfBlock() {
       f.phase = Phase::Header;
       f.block = &loop.header;
       slots_[loop.slot] = f.current;
+      startIteration(loop.slot);
       return;
     case Phase::Header:
       f.phase = Phase::Body;
@@ -265,6 +297,7 @@ void AddressStream::endOfBlock() {
     case Phase::Body:
       f.current += f.step;
       slots_[loop.slot] = f.current;
+      startIteration(loop.slot);
       if (--f.remaining > 0) {
         f.phase = Phase::Header;
         f.block = &loop.header;
@@ -403,9 +436,8 @@ void AddressStream::flatten(const Block& block, BranchyLeaf& leaf, std::int64_t 
       item.repeat = a->repeat;
       item.base = baseFor(a->container);
       if (a->randomOffset) {
-        std::int64_t size = program_.containers[a->container].sizeBytes;
         item.kind = LeafItem::Kind::Random;
-        item.stride = size > 0 && a->bytes > 0 ? std::max<std::int64_t>(size / a->bytes, 1) : 1;  // as addressOf draws
+        item.access = a;  // drawn by addressOf, as on the plain path (draw groups, permutations)
       } else {
         item.base += static_cast<std::uint64_t>(a->offset.evaluate(slots_.data()));
         item.stride = a->offset.coefficientOf(static_cast<int>(loopSlot));
@@ -478,8 +510,7 @@ std::size_t AddressStream::emitItems(const BranchyLeaf& leaf, std::uint32_t begi
     if (item.kind == LeafItem::Kind::Linear) {
       address = item.base + static_cast<std::uint64_t>(item.stride * i);
     } else {
-      usedPolicy_ = true;
-      address = item.base + (random() % static_cast<std::uint64_t>(item.stride)) * item.bytes;
+      address = addressOf(*item.access);
     }
     for (std::uint32_t r = 0; r < item.repeat; ++r) out[n++] = Record{address, item.bytes, item.tag, item.write};
     ++k;
@@ -504,6 +535,7 @@ std::size_t AddressStream::runBranchyLeaf(Frame& f, Record* out, std::size_t cap
       spill = true;
     }
     slots_[loop.slot] = f.current;
+    startIteration(loop.slot);  // a new iteration for the draw groups refreshed by this loop
     std::size_t made = emitItems(leaf, 0, count, f.current, target);
     f.current += f.step;
     --f.remaining;

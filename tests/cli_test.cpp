@@ -135,6 +135,9 @@ TEST_CASE("simulate rejects bad configurations and unbound parameters", "[cli][s
       {"simulate examples/transpose --model O3", 2, "--model"},
       {"simulate examples/transpose --place A=nowhere", 2, "--place needs NAME=NUMBER"},
       {"simulate examples/matmul-heap --entry multiply", 1, "no value for parameter 'n'"},
+      {"simulate bench/fidelity-corpus/linked_array.c -D N=100 --trips traverse:12=N", 2, "those loops are traverse:29"},
+      {"simulate bench/fidelity-corpus/linked_array.c -D N=100 --trips traverse:29=M", 2, "not a non-negative integer"},
+      {"simulate examples/transpose --trips loop=4", 2, "--trips needs LOC=EXPR"},
   };
   for (const auto& c : cases) {
     INFO(c.args);
@@ -174,4 +177,21 @@ TEST_CASE("simulate replays a Dinero din trace", "[cli][simulate]") {
   auto bad = test::runCli("simulate --din '" + dir + "/bad.din'");
   CHECK(bad.exitCode == 1);
   CHECK(bad.err.find(":2:") != std::string::npos);
+}
+
+TEST_CASE("simulate --trips gives a data-dependent loop the user's trip count", "[cli][simulate]") {
+  const std::string base = "simulate bench/fidelity-corpus/linked_array.c -D N=1000 --D1=32768,8,64 --LL=262144,8,64 --format json";
+  auto unknown = test::runCli(base);
+  auto given = test::runCli(base + " --trips traverse:29=N");
+  auto file = test::runCli(base + " --trips linked_array.c:29=1000");
+  REQUIRE(unknown.exitCode == 0);
+  REQUIRE(given.exitCode == 0);
+  REQUIRE(file.exitCode == 0);
+  auto reads = [](const std::string& json) { return nlohmann::json::parse(json)["totals"]["D1"]["reads"].get<long>(); };
+  // 4 traversals of the list, 3 reads per node (value, weight, next): N iterations each, not 1.
+  CHECK(reads(unknown.out) == 4 * 3);
+  CHECK(reads(given.out) == 4 * 3 * 1000);
+  CHECK(reads(file.out) == reads(given.out));
+  CHECK(given.out.find("the user gave 1000 iteration(s) (--trips traverse:29=N)") != std::string::npos);
+  CHECK(nlohmann::json::parse(given.out)["approximate"].get<bool>());
 }

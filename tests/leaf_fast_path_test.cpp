@@ -65,6 +65,10 @@ sim::AccessOp randomAccess(std::mt19937& rng, std::uint32_t tag, std::uint32_t c
   std::int64_t offset = 4096 + static_cast<std::int64_t>(rng() % 256);  // negative strides stay inside
   a.offset = sim::Formula::linear(offset, {{0, outer}, {1, stride}});
   a.randomOffset = allowRandomOffset && rng() % 8 == 0;
+  if (a.randomOffset) {  // one of the three draw groups randomLeafProgram makes, elements of 8 or 24 bytes
+    a.draw = rng() % 3;
+    a.drawStride = rng() % 2 == 0 ? 8 : 24;
+  }
   return a;
 }
 
@@ -119,6 +123,9 @@ sim::Program randomLeafProgram(std::mt19937& rng, bool branches, std::size_t& ev
   frame.body.push_back(sim::Op{std::move(outer)});
   program.body.push_back(sim::Op{std::move(frame)});
   program.slots = 2;
+  // Draw groups: a gather refreshed per leaf iteration, a chase (a permutation per leaf entry),
+  // and one refreshed per outer iteration only.
+  program.draws = {sim::DrawGroup{1, false, "i"}, sim::DrawGroup{1, true, "cur"}, sim::DrawGroup{0, false, "j"}};
   events = tag;
   return program;
 }

@@ -190,6 +190,7 @@ TEST_CASE("scale: bad input is a clear message and a documented exit code", "[sc
       {"examples/transpose -D N=16..32 --plot out.pdf", 2, ".svg or .png"},
       {"examples/transpose -D N=16..32 --metric speed", 2, "speed"},
       {"examples/matmul-heap/matmul.c --entry multiply -D n=4..8 -D m=n+", 2, "not an integer expression of n"},
+      {"examples/transpose -D N=16..32 --compile-cmd 'gcc -O2'", 2, "--compile-cmd is not supported by scale"},
   };
   for (const auto& c : cases) {
     INFO(c.args);

@@ -1,9 +1,13 @@
 // The concretiser and the lazy address stream: counts, order, placement, policies.
 #include "sim/concretize.hpp"
+#include "sim/permutation.hpp"
 #include "sim/stream.hpp"
 #include "support.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <set>
 
 using namespace cats;
 
@@ -207,4 +211,127 @@ TEST_CASE("a parameter without a value is an error naming it and its use", "[sim
   trace::Trace t = test::analyze({"examples/matmul-heap"}, options);
   CHECK_THROWS_WITH(compile(t, sim::RegisterModel::O2), Catch::Contains("no value for parameter 'n'") && Catch::Contains("-D n=VALUE"));
   CHECK_NOTHROW(compile(t, sim::RegisterModel::O2, {{"n", 8}}));
+}
+
+namespace {
+
+/* Addresses of the accesses whose source text is "text", in stream order. */
+std::vector<std::uint64_t> addressesOf(const std::vector<sim::Record>& records, const trace::Trace& t, const std::string& text) {
+  std::vector<std::uint64_t> out;
+  for (const auto& r : records)
+    if (t.events[r.tag].text == text) out.push_back(r.address);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("fields read through one data-dependent index hit one element and another index draws its own", "[sim][policy][indirect]") {
+  trace::Trace t = test::analyzeSource(
+      "struct p { double x, y, z; };\n"
+      "struct p pts[1000];\n"
+      "int idx[1000];\n"
+      "double s;\n"
+      "int main(void) {\n"
+      "  for (int i = 0; i < 1000; i++) s += pts[idx[i]].x + pts[idx[i]].y + pts[idx[i]].z + pts[idx[999 - i]].x;\n"
+      "  return 0;\n"
+      "}\n");
+  auto records = drain(compile(t, sim::RegisterModel::O0));
+  auto x = addressesOf(records, t, "pts[idx[i]].x"), y = addressesOf(records, t, "pts[idx[i]].y"), z = addressesOf(records, t, "pts[idx[i]].z");
+  auto other = addressesOf(records, t, "pts[idx[999 - i]].x");
+  REQUIRE(x.size() == 1000);
+  REQUIRE(y.size() == 1000);
+  REQUIRE(z.size() == 1000);
+  REQUIRE(other.size() == 1000);
+  std::uint64_t low = *std::min_element(x.begin(), x.end());
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    CHECK(y[i] == x[i] + 8);  // the same node, at the field offsets of struct p
+    CHECK(z[i] == x[i] + 16);
+    CHECK((x[i] - low) % 24 == 0);  // whole 24-byte elements, not 8-byte slots
+    CHECK(x[i] - low < 1000 * 24);
+    same += other[i] == x[i];
+  }
+  CHECK(same < 20);  // independent draws over 1000 elements meet about once
+  std::set<std::uint64_t> distinctX(x.begin(), x.end());
+  CHECK(distinctX.size() > 500);  // a new draw every iteration (about 632 distinct of 1000 expected)
+}
+
+TEST_CASE("a chase through a linked structure visits distinct nodes, as many as --trips says", "[sim][policy][indirect]") {
+  trace::Trace t = test::analyzeSource(
+      "struct node { long value; int next; int pad; double weight; };\n"
+      "struct node nodes[500];\n"
+      "double s;\n"
+      "int main(void) {\n"
+      "  int cur = 0;\n"
+      "  while (cur >= 0) {\n"
+      "    s += nodes[cur].value * nodes[cur].weight;\n"
+      "    cur = nodes[cur].next;\n"
+      "  }\n"
+      "  return 0;\n"
+      "}\n");
+  sim::ConcretizeOptions options;
+  options.model = sim::RegisterModel::O0;
+  options.trips = {*sim::parseTripCount("main:6=N")};
+  options.bindings = {{"N", 500}};
+  sim::Program p = sim::concretize(t, options);
+  CHECK(p.approximate);
+  bool noted = false;
+  for (const auto& n : p.notes) noted |= n.find("the user gave 500 iteration(s) (--trips main:6=N)") != std::string::npos;
+  CHECK(noted);
+  auto records = drain(p);
+  auto value = addressesOf(records, t, "nodes[cur].value"), next = addressesOf(records, t, "nodes[cur].next");
+  REQUIRE(value.size() == 500);
+  REQUIRE(next.size() == 500);
+  for (std::size_t i = 0; i < value.size(); ++i) CHECK(next[i] == value[i] + 8);
+  CHECK(std::set<std::uint64_t>(value.begin(), value.end()).size() == 500);  // every node once: a permutation
+  options.trips = {*sim::parseTripCount("main:7=N")};
+  CHECK_THROWS_WITH(sim::concretize(t, options), Catch::Contains("those loops are main:6"));
+  CHECK_THROWS_AS(sim::concretize(t, options), sim::OptionError);
+  options.trips = {*sim::parseTripCount("main:6=M")};
+  CHECK_THROWS_AS(sim::concretize(t, options), sim::OptionError);
+}
+
+TEST_CASE("trip counts parse as LOC and EXPR at the last equals sign and need a line", "[sim][trips]") {
+  struct Case {
+    std::string text;
+    bool ok;
+    std::string loop, count;
+  };
+  const Case cases[] = {
+      {"traverse:28=N", true, "traverse:28", "N"},
+      {"src/a.c:12=2*N+1", true, "src/a.c:12", "2*N+1"},
+      {"main:6=100", true, "main:6", "100"},
+      {"traverse=N", false, "", ""},
+      {"traverse:=N", false, "", ""},
+      {"traverse:x=N", false, "", ""},
+      {":28=N", false, "", ""},
+      {"traverse:28=", false, "", ""},
+      {"", false, "", ""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    auto parsed = sim::parseTripCount(c.text);
+    REQUIRE(parsed.has_value() == c.ok);
+    if (!parsed) continue;
+    CHECK(parsed->loop == c.loop);
+    CHECK(parsed->count == c.count);
+  }
+}
+
+TEST_CASE("keyed permutations are bijections on 0..n-1 and differ by key", "[sim][permutation]") {
+  for (std::uint64_t n : {1ull, 2ull, 3ull, 5ull, 16ull, 17ull, 1000ull, 4097ull}) {
+    for (std::uint64_t key : {0ull, 1ull, 0x1234567890ABCDEFull}) {
+      INFO("n " << n << " key " << key);
+      std::set<std::uint64_t> seen;
+      for (std::uint64_t k = 0; k < n; ++k) {
+        std::uint64_t v = sim::permute(k, n, key);
+        CHECK(v < n);
+        seen.insert(v);
+      }
+      CHECK(seen.size() == n);
+    }
+  }
+  std::size_t moved = 0;
+  for (std::uint64_t k = 0; k < 1000; ++k) moved += sim::permute(k, 1000, 1) != sim::permute(k, 1000, 2);
+  CHECK(moved > 900);
 }

@@ -4,7 +4,8 @@
    Exercises: data-dependent addresses (node[cur].next), a while loop whose trip count is data,
    struct fields read through an index; nothing to vectorise.
    fidelity-sizes: N 1000 10000 100000
-   fidelity-decision: inlined traversal; indirect (data-dependent) accesses; while loop */
+   fidelity-decision: inlined traversal; indirect (data-dependent) accesses; while loop
+   fidelity-options: --trips traverse:29=N */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -20,10 +20,12 @@ using Block = std::vector<Op>;
 struct AccessOp {
   std::uint32_t tag = 0;        // trace event index: statistics are keyed by it
   std::uint32_t container = 0;
-  Formula offset;
+  Formula offset;               // randomOffset: the part that needs no data (field offset, iterator terms)
   std::uint32_t bytes = 0;
   bool write = false;
-  bool randomOffset = false;    // data-dependent: drawn uniformly over the container
+  bool randomOffset = false;    // data-dependent: element drawn uniformly over the container
+  std::uint32_t draw = 0;       // randomOffset: its draw group in Program::draws (one index, one element)
+  std::int64_t drawStride = 0;  // randomOffset: bytes per element of the drawn index (the struct size)
   std::uint32_t repeat = 1;     // identical accesses of one iteration (O0 multiplicity)
   std::uint32_t scalarBytes = 0;  // bytes of the source access before vectorisation
 };
@@ -98,11 +100,21 @@ struct ContainerPlan {
   bool scalar = false;  // a scalar (a stack slot at -O0: docs/register-model.md)
 };
 
+/// Accesses through one data-dependent index: one random element per iteration of a loop.
+struct DrawGroup {
+  int refreshSlot = -1;  // a new draw for every iteration of the loop at this slot; -1: one draw
+  // The index is a value the loop carries (unknown to the analysis: a chase through a linked
+  // structure): one run of the loop visits distinct elements, as a chase that revisits never ends.
+  bool distinct = false;
+  std::string index;     // the index as printed (diagnostics, tests)
+};
+
 struct Program {
   std::vector<ContainerPlan> containers;
   Block statics;  // allocation of globals and statics, before the entries
   Block body;     // the entry functions, one FrameOp each
   int slots = 0;  // loop slots used
+  std::vector<DrawGroup> draws;
   std::vector<std::string> notes;  // modelling choices that make the result approximate
   bool approximate = false;
 };

@@ -107,7 +107,8 @@ class AddressStream {
     bool write = false;
     std::uint32_t bytes = 0, tag = 0, repeat = 1;
     std::uint64_t base = 0;
-    std::int64_t stride = 0;    // Random: the number of elements drawn from
+    std::int64_t stride = 0;
+    const AccessOp* access = nullptr;  // Random: the access addressOf draws for
     const BranchOp* branch = nullptr;
     std::uint32_t armsBegin = 0, end = 0;
   };
@@ -119,6 +120,18 @@ class AddressStream {
   std::vector<Record> pending_;  // the rest of a branchy iteration that did not fit the caller's buffer
   std::size_t pendingNext_ = 0;
   LeafRun run_;
+  std::vector<std::uint64_t> iteration_;  // per slot: a number new at every iteration its loop starts
+  std::uint64_t iterations_ = 0;
+  std::vector<std::uint64_t> loopEntry_;  // per slot: a number new at every entry of its loop
+  struct Draw {
+    std::uint64_t iteration = 0;  // the iteration_ of the group's refresh slot when drawn
+    std::uint64_t value = 0;
+    bool done = false;
+    std::uint64_t run = 0;        // distinct groups: the loopEntry_ their permutation belongs to
+    std::uint64_t key = 0;        // distinct groups: the permutation of this run
+    std::uint64_t position = 0;   // distinct groups: draws made in this run
+  };
+  std::vector<Draw> draws_;  // per Program::draws group
   std::uint64_t rng_;
   std::uint64_t lazyNext_;
   bool usedPolicy_ = false;
@@ -132,6 +145,8 @@ class AddressStream {
   void layoutFrame(const Block& body);
   std::uint64_t baseFor(std::uint32_t container);
   std::uint64_t addressOf(const AccessOp& a);
+  std::uint64_t drawOf(std::uint32_t group, std::uint64_t elements);
+  void startIteration(int slot) { iteration_[static_cast<std::size_t>(slot)] = ++iterations_; }
   void execute(const Op& op);
   void enterLoop(const LoopOp& loop);
   void enterBranch(const BranchOp& branch);
