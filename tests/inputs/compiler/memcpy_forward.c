@@ -5,8 +5,8 @@
      call void @llvm.memcpy(... @c ..., ... @a ..., i64 16000 ...)   copy(N, c, b)
      call void @llvm.memcpy(... @d ..., ... @a ..., i64 16000 ...)   copy(N, d, c): a chain
      call void @llvm.memcpy(... @e ..., ... @d ..., i64 16000 ...)   copy(N, e, d): a[5] changed a
-   gcc 12.2 -O2 -S: four memcpy calls, each %rsi the previous call's destination (its returned
-   %rax, then d): memcpy(b, a), memcpy(c, b), memcpy(d, c), memcpy(e, d). */
+   gcc 12.2 -O2 -S: four memcpy calls, each later one's %rsi the previous call's return value
+   %rax, its destination: memcpy(b, a), memcpy(c, b), memcpy(d, c), memcpy(e, d). */
 #define N 2000
 
 double a[N], b[N], c[N], d[N], e[N];
