@@ -184,5 +184,5 @@ TEST_CASE("Clang's MemCpyOpt makes a copy of a copy read the first source, GCC d
   CHECK(copies[1]->copiesFrom == std::optional<std::size_t>(copies[0]->scope));
   CHECK(copies[2]->copiesFrom == std::optional<std::size_t>(copies[0]->scope));
   CHECK_FALSE(copies[3]->copiesFrom);
-  CHECK(copies[1]->reason.find("Clang's MemCpyOpt copies from there") != std::string::npos);
+  CHECK(copies[1]->reason.find("Clang's MemCpyOpt reads that copy's source") != std::string::npos);
 }

@@ -200,8 +200,8 @@ class IdiomFinder {
         std::size_t source = *std::find_if(copies.begin(), copies.end(), [&](const auto& c) { return c.first->scope == root; })->second.read;
         if (writeBetween(f.write, *g.read, f.write) || writeBetween(f.write, *g.read, source)) break;
         later->copiesFrom = root;
-        later->reason += "; its source is what memcpy at " + trace_.scopes[earlier->scope].loc.str() + " just copied from " +
-                         trace_.events[source].text + ": Clang's MemCpyOpt copies from there instead";
+        later->reason += "; it copies what memcpy at " + trace_.scopes[earlier->scope].loc.str() + " just wrote: Clang's MemCpyOpt reads that copy's source (" +
+                         trace_.events[source].text + ") instead";
         break;
       }
   }
