@@ -8,6 +8,7 @@
 #include "library_idioms.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace cats::sim {
@@ -30,12 +31,13 @@ std::int64_t widthFor(const std::string& library, std::int64_t bytes) {
   return bytes >= kRepMovsbThreshold && bytes < kNonTemporalThreshold ? 1 : kVectorBytes;
 }
 
-/* "a" moved to walk bytes: base at the loop's first iteration, plus the byte index in "slot". */
-AccessOp byteWalk(const AccessOp& a, int slot, std::int64_t start, std::int64_t width, std::int64_t at) {
+/* "a" of a loop over "slot" from "start" moved to walk bytes: base at that loop's first
+   iteration, plus the byte index in "walk" (or the fixed byte "at" when it is not negative). */
+AccessOp byteWalk(const AccessOp& a, int slot, std::int64_t start, std::int64_t width, std::int64_t at, int walk) {
   std::vector<std::pair<int, std::int64_t>> terms;
   for (const auto& [s, c] : a.offset.terms())
     if (s != slot) terms.emplace_back(s, c);
-  if (at < 0) terms.emplace_back(slot, 1);
+  if (at < 0) terms.emplace_back(walk, 1);
   AccessOp out = a;
   out.offset = Formula::linear(a.offset.constantTerm() + a.offset.coefficientOf(slot) * start + std::max<std::int64_t>(at, 0), terms);
   out.bytes = static_cast<std::uint32_t>(width);
@@ -53,7 +55,7 @@ class Rewriter {
       if (auto* l = std::get_if<LoopOp>(&op.value)) {
         const LoopDecision* d = plan_.loop(l->scope);
         if (d && d->removed) continue;
-        if (!d || d->replacedBy.empty() || !rewrite(*l, d->replacedBy))
+        if (!d || d->replacedBy.empty() || !rewrite(*l, *d))
           for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) block(*inner);
       } else if (auto* br = std::get_if<BranchOp>(&op.value)) {
         for (auto& arm : br->arms) block(arm.body);
@@ -68,14 +70,29 @@ class Rewriter {
  private:
   const CompilationPlan& plan_;
   std::vector<std::string>& notes_;
+  struct CopySource {  // what a rewritten memcpy loop read: its source access, loop slot and start
+    AccessOp read;
+    int slot = 0;
+    std::int64_t start = 0;
+  };
+  std::map<std::size_t, CopySource> copies_;  // by loop scope
 
   void note(const std::string& text) {
     if (std::find(notes_.begin(), notes_.end(), text) == notes_.end()) notes_.push_back(text);
   }
 
+  /* byteWalk of "a", or of the earlier copy's source when "a" is the read of a memcpy that
+     Clang's MemCpyOpt makes copy from there (LoopDecision::copiesFrom). */
+  AccessOp walk(const AccessOp& a, int slot, std::int64_t start, std::int64_t width, std::int64_t at, const LoopDecision& d) const {
+    auto from = d.copiesFrom ? copies_.find(*d.copiesFrom) : copies_.end();
+    if (a.write || from == copies_.end()) return byteWalk(a, slot, start, width, at, slot);
+    return byteWalk(from->second.read, from->second.slot, from->second.start, width, at, slot);
+  }
+
   /* "loop" as the library call: a loop over the bytes in glibc's access width, the last
      (overlapping) access placed at the end as glibc's tail store is. */
-  bool rewrite(LoopOp& loop, const std::string& library) {
+  bool rewrite(LoopOp& loop, const LoopDecision& d) {
+    const std::string& library = d.replacedBy;
     auto start = constantOf(loop.start), end = constantOf(loop.end);
     std::vector<AccessOp> accesses;
     for (const Op& op : loop.body)
@@ -99,9 +116,12 @@ class Rewriter {
     call.body.clear();
     call.pre.clear();
     call.post.clear();
-    for (const AccessOp& a : accesses) call.body.push_back(Op{byteWalk(a, loop.slot, *start, width, -1)});
+    for (const AccessOp& a : accesses) {
+      if (!a.write && library == "memcpy") copies_[loop.scope] = CopySource{a, loop.slot, *start};
+      call.body.push_back(Op{walk(a, loop.slot, *start, width, -1, d)});
+    }
     if (bytes % width != 0 && bytes > width)
-      for (const AccessOp& a : accesses) call.post.push_back(Op{byteWalk(a, loop.slot, *start, width, bytes - width)});
+      for (const AccessOp& a : accesses) call.post.push_back(Op{walk(a, loop.slot, *start, width, bytes - width, d)});
     loop = std::move(call);
     return true;
   }

@@ -134,3 +134,55 @@ TEST_CASE("a loop replaced by memset or memcpy runs as glibc's AVX2 variants cou
   // 25 stores of 32 bytes (Cachegrind: 28, glibc's head and tail stores overlap).
   CHECK(accessesByFunction(small, "clang", "-O2")["memset"] == std::map<Key, std::size_t>{{{32, true}, 25}});
 }
+
+namespace {
+
+/* Per copy loop in program order, the destination it writes and the container its memcpy reads
+   when "compiler FLAGS" runs it (from the stream: the reads the loop's accesses became). */
+std::vector<std::pair<std::string, std::string>> copySources(const trace::Trace& contexts, const std::string& compiler, const std::string& flags) {
+  sim::CompilationPlan plan = planFor(contexts, compiler, flags);
+  sim::ConcretizeOptions options;
+  options.plan = &plan;
+  options.model = sim::RegisterModel::O2;
+  sim::Program program = sim::concretize(contexts, options);
+  sim::AddressStream stream(program, {});
+  std::vector<sim::Record> buffer(4096);
+  std::vector<std::pair<std::string, std::string>> out;  // (written, read) per run of memcpy accesses
+  std::string written, read;
+  auto flush = [&] {
+    if (!written.empty() && !read.empty()) out.emplace_back(written, read);
+    written.clear();
+    read.clear();
+  };
+  while (std::size_t n = stream.next(buffer.data(), buffer.size()))
+    for (std::size_t k = 0; k < n; ++k) {
+      const trace::Event& e = contexts.events[buffer[k].tag];
+      if (plan.compiledFunction(contexts, e.scope) != "memcpy") continue;
+      const std::string& name = contexts.containers.at(e.container).name;
+      if (buffer[k].write && written != name) flush(), written = name;
+      else if (!buffer[k].write && read.empty()) read = name;
+    }
+  flush();
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("Clang's MemCpyOpt makes a copy of a copy read the first source, GCC does not, as their outputs say", "[compiler][idioms]") {
+  trace::Trace contexts = test::analyze({"tests/inputs/compiler/memcpy_forward.c"});
+  // The expected answers are the IR and assembly quoted in memcpy_forward.c.
+  using Copies = std::vector<std::pair<std::string, std::string>>;
+  CHECK(copySources(contexts, "clang", "-O2") == Copies{{"b", "a"}, {"c", "a"}, {"d", "a"}, {"e", "d"}});
+  CHECK(copySources(contexts, "gcc", "-O2") == Copies{{"b", "a"}, {"c", "b"}, {"d", "c"}, {"e", "d"}});
+
+  sim::CompilationPlan plan = planFor(contexts, "clang", "-O2");
+  std::vector<const sim::LoopDecision*> copies;
+  for (const sim::LoopDecision& d : plan.loops)
+    if (d.replacedBy == "memcpy") copies.push_back(&d);
+  REQUIRE(copies.size() == 4);
+  CHECK_FALSE(copies[0]->copiesFrom);
+  CHECK(copies[1]->copiesFrom == std::optional<std::size_t>(copies[0]->scope));
+  CHECK(copies[2]->copiesFrom == std::optional<std::size_t>(copies[0]->scope));
+  CHECK_FALSE(copies[3]->copiesFrom);
+  CHECK(copies[1]->reason.find("Clang's MemCpyOpt reads that copy's source") != std::string::npos);
+}

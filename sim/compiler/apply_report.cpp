@@ -86,6 +86,7 @@ void decideLoop(const LoopVerdict& verdict, std::int64_t element, const trace::S
   d.reason = "the compiler's report: " + verdict.text;
   d.replacedBy.clear();
   d.removed = false;
+  d.copiesFrom.reset();
   d.slp = false;  // the report says SLP where there is any (applyStraightLine)
   if (!verdict.vectorized) {
     d.vectorFactor = 1;

@@ -7,6 +7,8 @@
 
 #include <ginac/ginac.h>
 
+#include <algorithm>
+
 namespace cats::sim::compiler {
 
 namespace {
@@ -22,6 +24,7 @@ class IdiomFinder {
       if (auto library = replacement(d.scope, why)) replace(d, *library, why);
     }
     removeDeadMemsets();
+    if (plan_.target.compiler == CompilerKind::Clang) forwardCopies();
   }
 
  private:
@@ -92,6 +95,8 @@ class IdiomFinder {
     std::size_t write = 0;
     sym::Expr first = 0, end = 0;  // byte offsets of the first stored byte and one past the last
     std::size_t entry = 0;
+    std::optional<std::size_t> read;    // memcpy: the event it copies from ...
+    sym::Expr readFirst = 0, readEnd = 0;  // ... and the bytes it reads
   };
 
   /* The facts of replaced loop "d" when it is a call the compiler sees in straight-line code of
@@ -106,17 +111,22 @@ class IdiomFinder {
       if (up.kind == trace::ScopeKind::Loop || up.kind == trace::ScopeKind::Parallel || (up.kind == trace::ScopeKind::Branch && !up.decided)) return std::nullopt;
     }
     bool found = false;
-    for (std::size_t e = 0; e < trace_.events.size() && !found; ++e)
-      if (trace_.events[e].kind == trace::EventKind::Access && trace_.events[e].scope == d.scope && trace_.events[e].mode == ir::AccessMode::Write) {
-        f.write = e;
-        found = true;
-      }
+    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
+      const trace::Event& ev = trace_.events[e];
+      if (ev.kind != trace::EventKind::Access || ev.scope != d.scope) continue;
+      if (ev.mode == ir::AccessMode::Read) f.read = e;
+      else if (!found) f.write = e, found = true;
+    }
     auto it = trace_.context.find(s.iterator);
     if (!found || !it) return std::nullopt;
-    const sym::Expr& offset = trace_.events[f.write].offset;
     sym::Expr last = s.comparison == ir::Comparison::LessEqual ? s.bound + 1 : s.bound;
-    f.first = offset.subs(GiNaC::lst{*it == s.start}).expand();
-    f.end = offset.subs(GiNaC::lst{*it == last}).expand();
+    auto at = [&](std::size_t e, const sym::Expr& i) { return trace_.events[e].offset.subs(GiNaC::lst{*it == i}).expand(); };
+    f.first = at(f.write, s.start);
+    f.end = at(f.write, last);
+    if (f.read) {
+      f.readFirst = at(*f.read, s.start);
+      f.readEnd = at(*f.read, last);
+    }
     return f;
   }
 
@@ -156,6 +166,44 @@ class IdiomFinder {
         break;
       }
     }
+  }
+
+  /* Whether an event strictly between "from" and "to" may write the memory of access "e", or
+     frees or reallocates its container. */
+  bool writeBetween(std::size_t from, std::size_t to, std::size_t e) const {
+    for (std::size_t k = from + 1; k < to; ++k) {
+      const trace::Event& ev = trace_.events[k];
+      if (ev.kind != trace::EventKind::Access) {
+        if (ev.container == trace_.events[e].container) return true;
+        continue;
+      }
+      if (ev.mode == ir::AccessMode::Write && (ev.container == trace_.events[e].container || view_.mayAlias(trace_, k, e))) return true;
+    }
+    return false;
+  }
+
+  /* Clang's MemCpyOpt: `memcpy(b, a, n); memcpy(c, b, n)` with nothing writing a or b in between
+     becomes `memcpy(c, a, n)` (-print-after=memcpyopt on zero_copy.c: the second call's source
+     is src, not dst; objdump: both calls take %rsi from the same register). GCC 12 keeps
+     `memcpy(tmp, dst)` there. */
+  void forwardCopies() {
+    std::vector<std::pair<LoopDecision*, CallFacts>> copies;
+    for (LoopDecision& d : plan_.loops)
+      if (auto f = callFacts(d); f && d.replacedBy == "memcpy" && f->read) copies.emplace_back(&d, *f);
+    for (auto& [later, g] : copies)
+      for (auto it = copies.rbegin(); it != copies.rend(); ++it) {  // the nearest earlier copy first
+        auto& [earlier, f] = *it;
+        if (f.write >= *g.read || f.entry != g.entry) continue;
+        if (trace_.events[*g.read].container != trace_.events[f.write].container) continue;
+        if (!same(g.readFirst, f.first) || !same(g.readEnd, f.end)) break;  // MemCpyOpt wants the same bytes
+        std::size_t root = earlier->copiesFrom.value_or(earlier->scope);  // a chain copies from the first source
+        std::size_t source = *std::find_if(copies.begin(), copies.end(), [&](const auto& c) { return c.first->scope == root; })->second.read;
+        if (writeBetween(f.write, *g.read, f.write) || writeBetween(f.write, *g.read, source)) break;
+        later->copiesFrom = root;
+        later->reason += "; it copies what memcpy at " + trace_.scopes[earlier->scope].loc.str() + " just wrote: Clang's MemCpyOpt reads that copy's source (" +
+                         trace_.events[source].text + ") instead";
+        break;
+      }
   }
 
   void replace(LoopDecision& d, const std::string& library, const std::string& why) const {

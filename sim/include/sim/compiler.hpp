@@ -65,6 +65,7 @@ struct LoopDecision {
   bool inOrderReduction = false;   // a floating-point reduction kept in source order (GCC's fold-left): loads stay scalar
   std::string replacedBy;          // "memset" or "memcpy": the loop became a library call (sim/compiler/idioms.cpp)
   bool removed = false;            // ... which the compiler then drops: a dead store, or folded into calloc (reason says)
+  std::optional<std::size_t> copiesFrom;  // memcpy reading what the memcpy loop of this scope just copied: reads its source (Clang's MemCpyOpt)
   std::string reason;              // why (not) vectorised, in words
   DecisionSource source = DecisionSource::Model;
 };
