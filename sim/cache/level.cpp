@@ -19,6 +19,8 @@ Level::Level(const LevelConfig& config, std::uint64_t seed)
   dirty_.assign(g.lines, 0);
   if (stamped()) stamps_.assign(g.lines, 0);
   if (replacement_ == Replacement::TreePlru) plru_.assign(g.lines, 0);
+  mruSlot_.resize(g.sets);
+  for (std::uint64_t set = 0; set < g.sets; ++set) mruSlot_[set] = static_cast<std::uint32_t>(set * ways_);  // empty: matches no line
 }
 
 std::vector<ResidentLine> Level::contents() const {

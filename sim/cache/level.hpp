@@ -16,6 +16,10 @@ namespace cats::cache::detail {
 inline constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
 inline constexpr std::uint32_t kNoWay = ~std::uint32_t{0};
 
+/* The replacement policy of every level of a hierarchy as a template argument of the engine;
+   Mixed when the levels differ (each level then switches on its own policy per operation). */
+enum class Policy : std::uint8_t { Lru, Fifo, TreePlru, Random, Mixed };
+
 class Level {
  public:
   Level(const LevelConfig& config, std::uint64_t seed);
@@ -30,12 +34,12 @@ class Level {
   std::uint64_t setMask() const { return setMask_; }
   Replacement replacement() const { return replacement_; }
 
-  /* The flat arrays and the clock, for Hierarchy's inline first-level hit path; valid while the
-     level lives and is not copied or moved (stamps: null unless LRU or FIFO). */
-  std::uint64_t* lineArray() { return lines_.data(); }
+  /* The flat arrays, for Hierarchy's inline first-level hit path; valid while the level lives and
+     is not copied or moved. mruSlots: per set, the slot (set * ways + way) of the last line used or
+     placed there; a line that is still in that slot is the set's most recent. */
+  const std::uint64_t* lineArray() const { return lines_.data(); }
   std::uint8_t* dirtyArray() { return dirty_.data(); }
-  std::uint64_t* stampArray() { return stamped() ? stamps_.data() : nullptr; }
-  std::uint64_t* clock() { return &clock_; }
+  const std::uint32_t* mruSlots() const { return mruSlot_.data(); }
 
   /* LRU or FIFO only: the way of "set" holding "line", or kNoWay with "victim" set to what
      chooseSlot() would return; one pass over the ways instead of find() then chooseSlot(). */
@@ -56,14 +60,6 @@ class Level {
     return kNoWay;
   }
 
-  /* LRU or FIFO only: replace whatever "way" of "set" holds by "line" (remove() plus install()). */
-  void replaceStamped(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
-    std::size_t slot = set * ways_ + way;
-    lines_[slot] = line;
-    dirty_[slot] = dirty ? 1 : 0;
-    stamps_[slot] = ++clock_;
-  }
-
   /* The way of "set" holding "line", or kNoWay. */
   std::uint32_t find(std::uint64_t set, std::uint64_t line) const {
     const std::uint64_t* first = lines_.data() + set * ways_;
@@ -81,6 +77,7 @@ class Level {
 
   /* A demand access used the line in "way" of "set": update the policy's recency. */
   void use(std::uint64_t set, std::uint32_t way) {
+    mruSlot_[set] = static_cast<std::uint32_t>(set * ways_ + way);
     switch (replacement_) {
       case Replacement::Lru:
         stamps_[set * ways_ + way] = ++clock_;
@@ -104,6 +101,25 @@ class Level {
   /* Empty "way" of "set" without touching the policy state of the other ways. */
   void remove(std::uint64_t set, std::uint32_t way);
 
+  /* The same operations with the policy "P" known at compile time (Mixed: the switch above). */
+  template <Policy P>
+  void use(std::uint64_t set, std::uint32_t way);
+  template <Policy P>
+  std::uint32_t chooseSlot(std::uint64_t set);
+  template <Policy P>
+  void install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty);
+  template <Policy P>
+  void remove(std::uint64_t set, std::uint32_t way);
+  /* The way of "set" holding "line", or kNoWay; LRU and FIFO also set "victim" to chooseSlot()'s
+     answer on a miss (one pass over the ways), the others leave it. */
+  template <Policy P>
+  std::uint32_t find(std::uint64_t set, std::uint64_t line, std::uint32_t& victim) const {
+    if constexpr (P == Policy::Lru || P == Policy::Fifo)
+      return findOrOldest(set, line, victim);
+    else
+      return find(set, line);
+  }
+
   std::vector<ResidentLine> contents() const;
 
  private:
@@ -121,6 +137,7 @@ class Level {
   std::vector<std::uint64_t> stamps_;  // LRU, FIFO: sets * ways, 0 when empty
   std::uint64_t clock_ = 0;
   std::vector<std::uint8_t> plru_;  // tree-PLRU: ways bytes per set, node n at [n]
+  std::vector<std::uint32_t> mruSlot_;  // per set, see mruSlots()
   SplitMix64 random_;
 };
 
@@ -137,6 +154,7 @@ inline void Level::install(std::uint64_t set, std::uint32_t way, std::uint64_t l
   std::size_t slot = set * ways_ + way;
   lines_[slot] = line;
   dirty_[slot] = dirty ? 1 : 0;
+  mruSlot_[set] = static_cast<std::uint32_t>(slot);
   if (stamped()) stamps_[slot] = ++clock_;
   if (replacement_ == Replacement::TreePlru) plru::touch(&plru_[set * ways_], ways_, way);
 }
@@ -146,6 +164,57 @@ inline void Level::remove(std::uint64_t set, std::uint32_t way) {
   lines_[slot] = kNoLine;
   dirty_[slot] = 0;
   if (stamped()) stamps_[slot] = 0;
+}
+
+template <Policy P>
+inline void Level::use(std::uint64_t set, std::uint32_t way) {
+  if constexpr (P == Policy::Mixed) {
+    use(set, way);
+  } else {
+    mruSlot_[set] = static_cast<std::uint32_t>(set * ways_ + way);
+    if constexpr (P == Policy::Lru) stamps_[set * ways_ + way] = ++clock_;
+    if constexpr (P == Policy::TreePlru) plru::touch(&plru_[set * ways_], ways_, way);
+  }
+}
+
+template <Policy P>
+inline std::uint32_t Level::chooseSlot(std::uint64_t set) {
+  if constexpr (P == Policy::Mixed) {
+    return chooseSlot(set);
+  } else if constexpr (P == Policy::Lru || P == Policy::Fifo) {
+    return lru::oldest(&stamps_[set * ways_], ways_);
+  } else {
+    std::uint32_t empty = find(set, kNoLine);
+    if (empty != kNoWay) return empty;
+    if constexpr (P == Policy::TreePlru) return plru::victim(&plru_[set * ways_], ways_);
+    return static_cast<std::uint32_t>(random_.next() % ways_);
+  }
+}
+
+template <Policy P>
+inline void Level::install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
+  if constexpr (P == Policy::Mixed) {
+    install(set, way, line, dirty);
+  } else {
+    std::size_t slot = set * ways_ + way;
+    lines_[slot] = line;
+    dirty_[slot] = dirty ? 1 : 0;
+    mruSlot_[set] = static_cast<std::uint32_t>(slot);
+    if constexpr (P == Policy::Lru || P == Policy::Fifo) stamps_[slot] = ++clock_;
+    if constexpr (P == Policy::TreePlru) plru::touch(&plru_[set * ways_], ways_, way);
+  }
+}
+
+template <Policy P>
+inline void Level::remove(std::uint64_t set, std::uint32_t way) {
+  if constexpr (P == Policy::Mixed) {
+    remove(set, way);
+  } else {
+    std::size_t slot = set * ways_ + way;
+    lines_[slot] = kNoLine;
+    dirty_[slot] = 0;
+    if constexpr (P == Policy::Lru || P == Policy::Fifo) stamps_[slot] = 0;
+  }
 }
 
 }  // namespace cats::cache::detail
