@@ -8,6 +8,8 @@
 #include "level.hpp"
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 
 namespace cats::cache {
 
@@ -24,7 +26,31 @@ struct Axes {
   static constexpr bool classify = C;
 };
 
+inline const LevelStats kNoStats{};
+
+/* Zero "stats" with a few vector stores; a plain assignment in a loop becomes "rep stos", whose
+   start-up costs more than the whole store. */
+inline void clear(LevelStats& stats) { std::memcpy(&stats, &kNoStats, sizeof stats); }
+
+/* Zero the counters of "stats" before the miss-class arrays. */
+inline void clearCounts(LevelStats& stats) { std::memset(static_cast<void*>(&stats), 0, offsetof(LevelStats, readMissClass)); }
+
 }  // namespace detail
+
+/* Clear what the previous access set in "out". */
+inline void Hierarchy::clearOutcome(Outcome& out) {
+  for (std::uint32_t k = 0; k < out.flagged_; ++k) {
+    LevelOutcome& o = out.levels_[k];
+    o.accessed = o.isWrite = o.missed = false;
+    o.missClass = MissClass::None;
+  }
+  if (out.classAffected_)
+    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clear(out.levels_[k].effects);
+  else
+    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clearCounts(out.levels_[k].effects);
+  out.flagged_ = out.affected_ = 0;
+  out.classAffected_ = false;
+}
 
 /* Level "k"'s outcome, to set its demand flags. */
 inline LevelOutcome& Hierarchy::flag(Outcome& out, std::size_t k) const {

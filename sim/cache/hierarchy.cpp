@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstddef>
-#include <cstring>
 #include <stdexcept>
 
 namespace cats::cache {
@@ -26,15 +24,6 @@ HierarchyConfig checked(HierarchyConfig config) {
   for (const std::string& p : problems) text += "\n  " + p;
   throw std::invalid_argument(text);
 }
-
-const LevelStats kNoStats{};
-
-/* Zero "stats" with a few vector stores; a plain assignment in a loop becomes "rep stos", whose
-   start-up costs more than the whole store. */
-inline void clear(LevelStats& stats) { std::memcpy(&stats, &kNoStats, sizeof stats); }
-
-/* Zero the counters of "stats" before the miss-class arrays. */
-inline void clearCounts(LevelStats& stats) { std::memset(static_cast<void*>(&stats), 0, offsetof(LevelStats, readMissClass)); }
 
 }  // namespace
 
@@ -115,21 +104,6 @@ void Hierarchy::bindFastPaths() {
   topMru_ = top.mruSlots();
   topDirty_ = top.dirtyArray();
   topStats_ = stats_.data();
-}
-
-/* Clear what the previous access set in "out". */
-void Hierarchy::clearOutcome(Outcome& out) {
-  for (std::uint32_t k = 0; k < out.flagged_; ++k) {
-    LevelOutcome& o = out.levels_[k];
-    o.accessed = o.isWrite = o.missed = false;
-    o.missClass = MissClass::None;
-  }
-  if (out.classAffected_)
-    for (std::uint32_t k = 0; k < out.affected_; ++k) clear(out.levels_[k].effects);
-  else
-    for (std::uint32_t k = 0; k < out.affected_; ++k) clearCounts(out.levels_[k].effects);
-  out.flagged_ = out.affected_ = 0;
-  out.classAffected_ = false;
 }
 
 MemoryTraffic Hierarchy::memoryTraffic() const { return {stats_.back().bytesFromBelow, stats_.back().bytesToBelow}; }

@@ -8,6 +8,7 @@
 #include "replacement/plru.hpp"
 #include "replacement/random.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -42,27 +43,21 @@ class Level {
   const std::uint32_t* mruSlots() const { return mruSlot_.data(); }
 
   /* LRU or FIFO only: the way of "set" holding "line", or kNoWay with "victim" set to what
-     chooseSlot() would return; one pass over the ways instead of find() then chooseSlot(). */
+     chooseSlot() would return; the look-up, then on a miss the victim scan. */
   std::uint32_t findOrOldest(std::uint64_t set, std::uint64_t line, std::uint32_t& victim) const {
-    std::size_t base = set * ways_;
-    const std::uint64_t* tags = lines_.data() + base;
-    const std::uint64_t* stamps = stamps_.data() + base;
-    std::uint32_t best = 0;
-    std::uint64_t bestStamp = stamps[0];
-    if (tags[0] == line) return 0;
-    for (std::uint32_t way = 1; way < ways_; ++way) {
-      if (tags[way] == line) return way;
-      std::uint64_t stamp = stamps[way];
-      best = stamp < bestStamp ? way : best;
-      bestStamp = stamp < bestStamp ? stamp : bestStamp;
-    }
-    victim = best;
-    return kNoWay;
+    std::uint32_t way = find(set, line);
+    if (way == kNoWay) victim = lru::oldest(&stamps_[set * ways_], ways_);
+    return way;
   }
 
   /* The way of "set" holding "line", or kNoWay. */
   std::uint32_t find(std::uint64_t set, std::uint64_t line) const {
     const std::uint64_t* first = lines_.data() + set * ways_;
+    if (ways_ <= 64) {  // without branches: a hit's way is unpredictable, a mispredicted exit costs more than the compares
+      std::uint64_t hits = 0;
+      for (std::uint32_t way = 0; way < ways_; ++way) hits |= std::uint64_t{first[way] == line} << way;
+      return hits != 0 ? static_cast<std::uint32_t>(std::countr_zero(hits)) : kNoWay;
+    }
     const std::uint64_t* last = first + ways_;
     for (const std::uint64_t* slot = first; slot != last; ++slot)
       if (*slot == line) return static_cast<std::uint32_t>(slot - first);

@@ -69,7 +69,7 @@ void Hierarchy::forwardWrite(std::size_t k, std::uint64_t address, std::uint32_t
 /* Make room for "line" in level "k" and fetch it from below; returns the way it is in, clean.
    "victim" is the slot find() chose (LRU, FIFO: nothing changed the set since), else kUnknownWay. */
 template <class A>
-std::uint32_t Hierarchy::allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, Outcome& out) {
+[[gnu::always_inline]] inline std::uint32_t Hierarchy::allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t set = level.setOf(line);
   std::uint32_t slot = victim != detail::kUnknownWay ? victim : level.chooseSlot<A::replacement>(set);
@@ -83,7 +83,7 @@ std::uint32_t Hierarchy::allocate(std::size_t k, std::uint64_t line, std::uint32
 /* Level "k" evicts the line in "way" of "set"; an inclusive hierarchy first takes it out of the
    levels above, whose dirty data lands in it; a dirty victim is written back. */
 template <class A>
-void Hierarchy::evict(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out) {
+[[gnu::always_inline]] inline void Hierarchy::evict(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t victim = level.lineAt(set, way);
   count(out, k, &LevelStats::evictions);
