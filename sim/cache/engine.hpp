@@ -53,13 +53,13 @@ inline void Hierarchy::clearOutcome(Outcome& out) {
 }
 
 /* Level "k"'s outcome, to set its demand flags. */
-inline LevelOutcome& Hierarchy::flag(Outcome& out, std::size_t k) const {
+[[gnu::always_inline]] inline LevelOutcome& Hierarchy::flag(Outcome& out, std::size_t k) const {
   if (k >= out.flagged_) out.flagged_ = static_cast<std::uint32_t>(k + 1);
   return out.levels_[k];
 }
 
 /* Add "n" to "field" of level "k"'s statistics and of this access's effects there. */
-inline void Hierarchy::count(Outcome& out, std::size_t k, std::uint64_t LevelStats::*field, std::uint64_t n) {
+[[gnu::always_inline]] inline void Hierarchy::count(Outcome& out, std::size_t k, std::uint64_t LevelStats::*field, std::uint64_t n) {
   if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
   out.levels_[k].effects.*field += n;
   stats_[k].*field += n;

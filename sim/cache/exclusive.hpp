@@ -53,7 +53,7 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
   for (std::size_t k = 0; k < source; ++k) count(out, k, &LevelStats::bytesFromBelow, top.lineBytes());
   std::uint32_t slot = top.chooseSlot<A::replacement>(set);
   if (top.lineAt(set, slot) != detail::kNoLine) moveDown<A>(0, set, slot, out);
-  top.install<A::replacement>(set, slot, line, dirty);
+  slot = top.install<A::replacement>(set, slot, line, dirty);
   if (isWrite) writeInPlace<A>(0, set, slot, bytes, out);
 }
 

@@ -100,9 +100,8 @@ void Hierarchy::bindFastPaths() {
   if (levels_.empty()) return;  // moved from
   detail::Level& top = levels_[0];
   topSetMask_ = top.setMask();
-  topLines_ = top.lineArray();
+  topSlots_ = top.slotArray();
   topMru_ = top.mruSlots();
-  topDirty_ = top.dirtyArray();
   topStats_ = stats_.data();
 }
 

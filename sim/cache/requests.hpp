@@ -43,7 +43,7 @@ void Hierarchy::demandWrite(std::size_t k, std::uint64_t address, std::uint32_t 
   std::uint32_t way = level.find<A::replacement>(set, line, victim);
   if constexpr (A::classify) noteDemand(k, line, way != detail::kNoWay, level.writeAllocate(), o);
   if (way != detail::kNoWay) {
-    level.use<A::replacement>(set, way);
+    way = level.use<A::replacement>(set, way);
     if (k == 0) rememberHit<A>(line);
   } else {
     o.missed = true;
@@ -67,7 +67,7 @@ void Hierarchy::forwardWrite(std::size_t k, std::uint64_t address, std::uint32_t
 }
 
 /* Make room for "line" in level "k" and fetch it from below; returns the way it is in, clean.
-   "victim" is the slot find() chose (LRU, FIFO: nothing changed the set since), else kUnknownWay. */
+   "victim" is the slot find() chose (LRU, FIFO: the last way), else kUnknownWay. */
 template <class A>
 [[gnu::always_inline]] inline std::uint32_t Hierarchy::allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, Outcome& out) {
   detail::Level& level = levels_[k];
@@ -76,8 +76,7 @@ template <class A>
   if (level.lineAt(set, slot) != detail::kNoLine) evict<A>(k, set, slot, out);
   count(out, k, &LevelStats::bytesFromBelow, level.lineBytes());
   if (k + 1 < levels_.size()) demandRead<A>(k + 1, line << level.lineBits(), out);
-  level.install<A::replacement>(set, slot, line, false);
-  return slot;
+  return level.install<A::replacement>(set, slot, line, false);
 }
 
 /* Level "k" evicts the line in "way" of "set"; an inclusive hierarchy first takes it out of the

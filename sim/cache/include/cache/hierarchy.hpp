@@ -15,6 +15,11 @@ namespace detail {
 class Level;
 class MissClassifier;
 struct Dispatch;
+/* One way of a set: its line number (all ones when empty) and dirty flag, moved as one. */
+struct Slot {
+  std::uint64_t line;
+  std::uint64_t dirty;
+};
 inline constexpr std::uint32_t kUnknownWay = ~std::uint32_t{0} - 1;  // a way not looked up yet
 }  // namespace detail
 
@@ -124,9 +129,8 @@ class Hierarchy {
 
   // The inline hit path of access() (bindFastPaths() sets these: pointers into levels_[0], stats_).
   std::uint64_t topSetMask_ = 0;
-  const std::uint64_t* topLines_ = nullptr;
+  detail::Slot* topSlots_ = nullptr;
   const std::uint32_t* topMru_ = nullptr;
-  std::uint8_t* topDirty_ = nullptr;
   LevelStats* topStats_ = nullptr;
 };
 
@@ -140,9 +144,9 @@ class Hierarchy {
 inline void Hierarchy::access(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
   std::uint64_t line = address >> topBits_;
   if (((address + (size != 0 ? size - 1 : 0)) >> topBits_) == line && out.flagged_ <= 1 && out.affected_ == 0 && (!isWrite || topWriteBack_)) {
-    std::uint32_t slot = topMru_[line & topSetMask_];
-    if (topLines_[slot] == line && (!classifying_ || line == repeatLine_)) {
-      if (isWrite) topDirty_[slot] = 1;
+    detail::Slot& slot = topSlots_[topMru_[line & topSetMask_]];
+    if (slot.line == line && (!classifying_ || line == repeatLine_)) {
+      if (isWrite) slot.dirty = 1;
       LevelOutcome& o = out.levels_[0];
       o.accessed = true;
       o.isWrite = isWrite;
