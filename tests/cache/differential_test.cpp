@@ -247,5 +247,5 @@ TEST_CASE("cache differential: every engine instantiation on seeded random strea
           CHECK(diffRun(config, randomStream("random", pick.next(), 6000, last / 2 + 64, 40, 8)) == "");
           runs += 2;
         }
-  CHECK(runs == 5 * 3 * 2 * 4 * 2);
+  CHECK(runs == std::size_t{5} * 3 * 2 * 4 * 2);
 }
