@@ -2,7 +2,8 @@
 // the first level, a 4096-byte stride that misses everywhere, and random reads over 64 MiB; for a
 // 2-level (cats-paper) and a 3-level (intel-skylake) hierarchy, and the 2-level one classifying
 // misses; and for Cachegrind's non-inclusive model, the same plus a naive-matmul-like stream
-// alternating a hitting and a missing array. "accesses" (and items_per_second) is simulated accesses per second, e.g. "250M/s".
+// alternating a hitting and a missing array; and Cachegrind's geometry inclusive, exclusive, FIFO and
+// tree-PLRU. "accesses" (and items_per_second) is simulated accesses per second, e.g. "250M/s".
 #include "cache/hierarchy.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "cache/presets.hpp"
@@ -65,9 +66,7 @@ std::vector<std::uint64_t> matmulStream() {
   return s;
 }
 
-void replay(benchmark::State& state, const char* machine, std::vector<std::uint64_t> (*make)(), bool classify = false) {
-  cats::cache::HierarchyConfig config = cats::cache::preset(machine);
-  config.classifyMisses = classify;
+void replayConfig(benchmark::State& state, const cats::cache::HierarchyConfig& config, std::vector<std::uint64_t> (*make)()) {
   Hierarchy hierarchy(config);
   std::vector<std::uint64_t> stream = make();
   Outcome outcome;
@@ -85,6 +84,21 @@ void replay(benchmark::State& state, const char* machine, std::vector<std::uint6
   state.counters["D1 miss%"] = first.accesses() ? 100.0 * static_cast<double>(first.misses()) / static_cast<double>(first.accesses()) : 0;
   const auto& last = hierarchy.stats().back();
   state.counters["last miss%"] = last.accesses() ? 100.0 * static_cast<double>(last.misses()) / static_cast<double>(last.accesses()) : 0;
+}
+
+void replay(benchmark::State& state, const char* machine, std::vector<std::uint64_t> (*make)(), bool classify = false) {
+  cats::cache::HierarchyConfig config = cats::cache::preset(machine);
+  config.classifyMisses = classify;
+  replayConfig(state, config, make);
+}
+
+/* Cachegrind's geometry with another inclusion mode or replacement policy on every level. */
+void replayVariant(benchmark::State& state, cats::cache::Inclusion inclusion, cats::cache::Replacement replacement,
+                   std::vector<std::uint64_t> (*make)()) {
+  cats::cache::HierarchyConfig config = cats::cache::preset("cachegrind");
+  config.inclusion = inclusion;
+  for (auto& level : config.levels) level.replacement = replacement;
+  replayConfig(state, config, make);
 }
 
 /* The same replay through the MRU-ordered engine the simulator uses for LRU, write-back,
@@ -122,6 +136,21 @@ void BM_TwoLevelMatmul500(benchmark::State& state) { replay(state, "cats-paper",
 void BM_TwoLevelSequentialHitsClassified(benchmark::State& state) { replay(state, "cats-paper", sequentialStream, true); }
 void BM_TwoLevelRandom64MiBClassified(benchmark::State& state) { replay(state, "cats-paper", randomStream, true); }
 
+using cats::cache::Inclusion;
+using cats::cache::Replacement;
+void BM_InclusiveSequentialHits(benchmark::State& state) { replayVariant(state, Inclusion::Inclusive, Replacement::Lru, sequentialStream); }
+void BM_InclusiveStride4096(benchmark::State& state) { replayVariant(state, Inclusion::Inclusive, Replacement::Lru, strideStream); }
+void BM_InclusiveMatmul500(benchmark::State& state) { replayVariant(state, Inclusion::Inclusive, Replacement::Lru, matmulStream); }
+void BM_ExclusiveSequentialHits(benchmark::State& state) { replayVariant(state, Inclusion::Exclusive, Replacement::Lru, sequentialStream); }
+void BM_ExclusiveStride4096(benchmark::State& state) { replayVariant(state, Inclusion::Exclusive, Replacement::Lru, strideStream); }
+void BM_ExclusiveMatmul500(benchmark::State& state) { replayVariant(state, Inclusion::Exclusive, Replacement::Lru, matmulStream); }
+void BM_FifoSequentialHits(benchmark::State& state) { replayVariant(state, Inclusion::NonInclusive, Replacement::Fifo, sequentialStream); }
+void BM_FifoStride4096(benchmark::State& state) { replayVariant(state, Inclusion::NonInclusive, Replacement::Fifo, strideStream); }
+void BM_FifoMatmul500(benchmark::State& state) { replayVariant(state, Inclusion::NonInclusive, Replacement::Fifo, matmulStream); }
+void BM_PlruSequentialHits(benchmark::State& state) { replayVariant(state, Inclusion::NonInclusive, Replacement::TreePlru, sequentialStream); }
+void BM_PlruStride4096(benchmark::State& state) { replayVariant(state, Inclusion::NonInclusive, Replacement::TreePlru, strideStream); }
+void BM_PlruMatmul500(benchmark::State& state) { replayVariant(state, Inclusion::NonInclusive, Replacement::TreePlru, matmulStream); }
+
 }  // namespace
 
 BENCHMARK(BM_MruSequentialHits);
@@ -139,3 +168,15 @@ BENCHMARK(BM_CachegrindMatmul500);
 BENCHMARK(BM_TwoLevelMatmul500);
 BENCHMARK(BM_TwoLevelSequentialHitsClassified);
 BENCHMARK(BM_TwoLevelRandom64MiBClassified);
+BENCHMARK(BM_InclusiveSequentialHits);
+BENCHMARK(BM_InclusiveStride4096);
+BENCHMARK(BM_InclusiveMatmul500);
+BENCHMARK(BM_ExclusiveSequentialHits);
+BENCHMARK(BM_ExclusiveStride4096);
+BENCHMARK(BM_ExclusiveMatmul500);
+BENCHMARK(BM_FifoSequentialHits);
+BENCHMARK(BM_FifoStride4096);
+BENCHMARK(BM_FifoMatmul500);
+BENCHMARK(BM_PlruSequentialHits);
+BENCHMARK(BM_PlruStride4096);
+BENCHMARK(BM_PlruMatmul500);

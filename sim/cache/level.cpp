@@ -7,6 +7,7 @@ namespace cats::cache::detail {
 
 Level::Level(const LevelConfig& config, std::uint64_t seed)
     : replacement_(config.replacement),
+      ordered_(config.replacement == Replacement::Lru || config.replacement == Replacement::Fifo),
       writeBack_(config.write == WritePolicy::WriteBack),
       writeAllocate_(config.allocate == AllocatePolicy::WriteAllocate),
       lineBits_(static_cast<std::uint32_t>(std::countr_zero(config.lineBytes))),
@@ -15,16 +16,16 @@ Level::Level(const LevelConfig& config, std::uint64_t seed)
   Geometry g = geometryOf(config);
   ways_ = g.ways;
   setMask_ = g.sets - 1;
-  lines_.assign(g.lines, kNoLine);
-  dirty_.assign(g.lines, 0);
-  if (stamped()) stamps_.assign(g.lines, 0);
+  slots_.assign(g.lines, Slot{kNoLine, 0});
   if (replacement_ == Replacement::TreePlru) plru_.assign(g.lines, 0);
+  mruSlot_.resize(g.sets);
+  for (std::uint64_t set = 0; set < g.sets; ++set) mruSlot_[set] = static_cast<std::uint32_t>(set * ways_);  // ordered sets: always; else empty, matching no line
 }
 
 std::vector<ResidentLine> Level::contents() const {
   std::vector<ResidentLine> out;
-  for (std::size_t i = 0; i < lines_.size(); ++i)
-    if (lines_[i] != kNoLine) out.push_back({lines_[i] << lineBits_, dirty_[i] != 0});
+  for (const Slot& slot : slots_)
+    if (slot.line != kNoLine) out.push_back({slot.line << lineBits_, slot.dirty != 0});
   std::sort(out.begin(), out.end(), [](const ResidentLine& a, const ResidentLine& b) { return a.address < b.address; });
   return out;
 }

@@ -1,13 +1,16 @@
-// One level's storage and replacement: per set, its ways' line numbers (kNoLine when empty), dirty
-// flags and policy state in flat arrays. A line stays in the way it was placed in until it leaves.
+// One level's storage and replacement: per set, its ways (line number, kNoLine when empty, and
+// dirty flag: one 16-byte Slot, moved with one copy) in a flat array, plus the policy's state. LRU and FIFO sets are kept in order, most
+// recent (LRU: used; FIFO: placed) first and empty ways last, as Cachegrind does: the victim is the
+// last way, so a miss needs no victim scan, and a hit on the first way changes nothing. Tree-PLRU
+// and Random sets keep a line in the way it was placed in (their victim choice depends on ways).
 #pragma once
 
 #include "cache/config.hpp"
 #include "cache/hierarchy.hpp"
-#include "replacement/lru.hpp"
 #include "replacement/plru.hpp"
 #include "replacement/random.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <vector>
 
@@ -15,6 +18,10 @@ namespace cats::cache::detail {
 
 inline constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
 inline constexpr std::uint32_t kNoWay = ~std::uint32_t{0};
+
+/* The replacement policy of every level of a hierarchy as a template argument of the engine;
+   Mixed when the levels differ (each level then switches on its own policy per operation). */
+enum class Policy : std::uint8_t { Lru, Fifo, TreePlru, Random, Mixed };
 
 class Level {
  public:
@@ -30,122 +37,197 @@ class Level {
   std::uint64_t setMask() const { return setMask_; }
   Replacement replacement() const { return replacement_; }
 
-  /* The flat arrays and the clock, for Hierarchy's inline first-level hit path; valid while the
-     level lives and is not copied or moved (stamps: null unless LRU or FIFO). */
-  std::uint64_t* lineArray() { return lines_.data(); }
-  std::uint8_t* dirtyArray() { return dirty_.data(); }
-  std::uint64_t* stampArray() { return stamped() ? stamps_.data() : nullptr; }
-  std::uint64_t* clock() { return &clock_; }
-
-  /* LRU or FIFO only: the way of "set" holding "line", or kNoWay with "victim" set to what
-     chooseSlot() would return; one pass over the ways instead of find() then chooseSlot(). */
-  std::uint32_t findOrOldest(std::uint64_t set, std::uint64_t line, std::uint32_t& victim) const {
-    std::size_t base = set * ways_;
-    const std::uint64_t* tags = lines_.data() + base;
-    const std::uint64_t* stamps = stamps_.data() + base;
-    std::uint32_t best = 0;
-    std::uint64_t bestStamp = stamps[0];
-    if (tags[0] == line) return 0;
-    for (std::uint32_t way = 1; way < ways_; ++way) {
-      if (tags[way] == line) return way;
-      std::uint64_t stamp = stamps[way];
-      best = stamp < bestStamp ? way : best;
-      bestStamp = stamp < bestStamp ? stamp : bestStamp;
-    }
-    victim = best;
-    return kNoWay;
-  }
-
-  /* LRU or FIFO only: replace whatever "way" of "set" holds by "line" (remove() plus install()). */
-  void replaceStamped(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
-    std::size_t slot = set * ways_ + way;
-    lines_[slot] = line;
-    dirty_[slot] = dirty ? 1 : 0;
-    stamps_[slot] = ++clock_;
-  }
+  /* The flat arrays, for Hierarchy's inline first-level hit path; valid while the level lives and
+     is not copied or moved. mruSlots: per set, the slot (set * ways + way) of the last line used or
+     placed there (LRU: always the first way; FIFO: the last hit, or the first way after a fill); a
+     line still in that slot is one whose use changes no policy state (LRU: the most recent;
+     tree-PLRU: the bits point away from it already; FIFO, Random: hits change nothing). */
+  Slot* slotArray() { return slots_.data(); }
+  const std::uint32_t* mruSlots() const { return mruSlot_.data(); }
 
   /* The way of "set" holding "line", or kNoWay. */
   std::uint32_t find(std::uint64_t set, std::uint64_t line) const {
-    const std::uint64_t* first = lines_.data() + set * ways_;
-    const std::uint64_t* last = first + ways_;
-    for (const std::uint64_t* slot = first; slot != last; ++slot)
-      if (*slot == line) return static_cast<std::uint32_t>(slot - first);
+    const Slot* first = slots_.data() + set * ways_;
+    const Slot* last = first + ways_;
+    for (const Slot* slot = first; slot != last; ++slot)
+      if (slot->line == line) return static_cast<std::uint32_t>(slot - first);
     return kNoWay;
   }
 
-  std::uint64_t lineAt(std::uint64_t set, std::uint32_t way) const { return lines_[set * ways_ + way]; }
-  bool dirtyAt(std::uint64_t set, std::uint32_t way) const { return dirty_[set * ways_ + way] != 0; }
-  void setDirty(std::uint64_t set, std::uint32_t way) { dirty_[set * ways_ + way] = 1; }
-  /* The dirty flag of "way" of "set", valid while the level lives and is not copied or moved. */
-  std::uint8_t* dirtyFlag(std::uint64_t set, std::uint32_t way) { return &dirty_[set * ways_ + way]; }
+  /* find() without branches, for sets whose hits are anywhere (up to 64 ways): a mispredicted
+     early exit costs more than comparing every way. */
+  std::uint32_t findAnywhere(std::uint64_t set, std::uint64_t line) const {
+    if (ways_ > 64) return find(set, line);
+    const Slot* first = slots_.data() + set * ways_;
+    std::uint64_t hits = 0;
+    for (std::uint32_t way = 0; way < ways_; ++way) hits |= std::uint64_t{first[way].line == line} << way;
+    return hits != 0 ? static_cast<std::uint32_t>(std::countr_zero(hits)) : kNoWay;
+  }
 
-  /* A demand access used the line in "way" of "set": update the policy's recency. */
-  void use(std::uint64_t set, std::uint32_t way) {
+  std::uint64_t lineAt(std::uint64_t set, std::uint32_t way) const { return slots_[set * ways_ + way].line; }
+  bool dirtyAt(std::uint64_t set, std::uint32_t way) const { return slots_[set * ways_ + way].dirty != 0; }
+  void setDirty(std::uint64_t set, std::uint32_t way) { slots_[set * ways_ + way].dirty = 1; }
+
+  /* A demand access used the line in "way" of "set": update the policy's recency. Returns the way
+     the line is in now (an ordered LRU set moves it first). */
+  std::uint32_t use(std::uint64_t set, std::uint32_t way) {
     switch (replacement_) {
       case Replacement::Lru:
-        stamps_[set * ways_ + way] = ++clock_;
-        return;
-      case Replacement::TreePlru:
-        plru::touch(&plru_[set * ways_], ways_, way);
-        return;
+        return use<Policy::Lru>(set, way);
       case Replacement::Fifo:
+        return use<Policy::Fifo>(set, way);
+      case Replacement::TreePlru:
+        return use<Policy::TreePlru>(set, way);
       case Replacement::Random:
-        return;
+        break;
     }
+    return use<Policy::Random>(set, way);
   }
 
   /* The way a new line of "set" goes to: the first empty one if there is one, else the policy's
      victim, which the caller evicts (remove()) before install(). */
+  std::uint32_t chooseSlot(std::uint64_t set) {
+    switch (replacement_) {
+      case Replacement::Lru:
+      case Replacement::Fifo:
+        return chooseSlot<Policy::Lru>(set);
+      case Replacement::TreePlru:
+        return chooseSlot<Policy::TreePlru>(set);
+      case Replacement::Random:
+        break;
+    }
+    return chooseSlot<Policy::Random>(set);
+  }
+
+  /* Put "line" into "way" (from chooseSlot(), now empty) of "set"; returns the way it is in. */
+  std::uint32_t install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
+    switch (replacement_) {
+      case Replacement::Lru:
+      case Replacement::Fifo:
+        return install<Policy::Lru>(set, way, line, dirty);
+      case Replacement::TreePlru:
+        return install<Policy::TreePlru>(set, way, line, dirty);
+      case Replacement::Random:
+        break;
+    }
+    return install<Policy::Random>(set, way, line, dirty);
+  }
+
+  /* Empty "way" of "set" without changing the order or policy state of the other lines. */
+  void remove(std::uint64_t set, std::uint32_t way) {
+    if (ordered_)
+      remove<Policy::Lru>(set, way);
+    else
+      remove<Policy::Random>(set, way);
+  }
+
+  /* The same operations with the policy "P" known at compile time (Mixed: the switches above). */
+  template <Policy P>
+  std::uint32_t use(std::uint64_t set, std::uint32_t way);
+  template <Policy P>
   std::uint32_t chooseSlot(std::uint64_t set);
-
-  /* Put "line" into "way" (from chooseSlot(), now empty) of "set". */
-  void install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty);
-
-  /* Empty "way" of "set" without touching the policy state of the other ways. */
+  template <Policy P>
+  std::uint32_t install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty);
+  template <Policy P>
   void remove(std::uint64_t set, std::uint32_t way);
+  /* The way of "set" holding "line", or kNoWay; LRU and FIFO also set "victim" to chooseSlot()'s
+     answer (the last way), the others leave it. */
+  template <Policy P>
+  std::uint32_t find(std::uint64_t set, std::uint64_t line, std::uint32_t& victim) const {
+    if constexpr (P == Policy::Lru || P == Policy::Fifo) {
+      victim = ways_ - 1;
+      return find(set, line);  // hits are mostly in the first ways, misses scan all: both predictable
+    } else {
+      return findAnywhere(set, line);
+    }
+  }
 
   std::vector<ResidentLine> contents() const;
 
  private:
-  bool stamped() const { return replacement_ == Replacement::Lru || replacement_ == Replacement::Fifo; }
+  /* Move the lines of ways [from, to) of "set" one way down (to the way after). */
+  void shiftDown(std::uint64_t set, std::uint32_t from, std::uint32_t to) {
+    Slot* slots = slots_.data() + set * ways_;
+    for (std::uint32_t w = to; w > from; --w) slots[w] = slots[w - 1];
+  }
 
   Replacement replacement_;
+  bool ordered_;  // LRU or FIFO: the set's ways are in recency order
   bool writeBack_;
   bool writeAllocate_;
   std::uint32_t lineBits_;
   std::uint32_t lineBytes_;
   std::uint32_t ways_;
   std::uint64_t setMask_;
-  std::vector<std::uint64_t> lines_;   // sets * ways
-  std::vector<std::uint8_t> dirty_;    // sets * ways
-  std::vector<std::uint64_t> stamps_;  // LRU, FIFO: sets * ways, 0 when empty
-  std::uint64_t clock_ = 0;
-  std::vector<std::uint8_t> plru_;  // tree-PLRU: ways bytes per set, node n at [n]
+  std::vector<Slot> slots_;             // sets * ways
+  std::vector<std::uint8_t> plru_;      // tree-PLRU: ways bytes per set, node n at [n]
+  std::vector<std::uint32_t> mruSlot_;  // per set, see mruSlots()
   SplitMix64 random_;
 };
 
+template <Policy P>
+inline std::uint32_t Level::use(std::uint64_t set, std::uint32_t way) {
+  if constexpr (P == Policy::Mixed) {
+    return use(set, way);
+  } else if constexpr (P == Policy::Lru) {
+    if (way == 0) return 0;
+    Slot used = slots_[set * ways_ + way];
+    shiftDown(set, 0, way);
+    slots_[set * ways_] = used;
+    return 0;
+  } else if constexpr (P == Policy::Fifo) {
+    mruSlot_[set] = static_cast<std::uint32_t>(set * ways_ + way);  // a hit changes nothing: any hit line may repeat inline
+    return way;
+  } else {
+    mruSlot_[set] = static_cast<std::uint32_t>(set * ways_ + way);
+    if constexpr (P == Policy::TreePlru) plru::touch(&plru_[set * ways_], ways_, way);
+    return way;
+  }
+}
+
+template <Policy P>
 inline std::uint32_t Level::chooseSlot(std::uint64_t set) {
-  std::size_t base = set * ways_;
-  if (stamped()) return lru::oldest(&stamps_[base], ways_);
-  std::uint32_t empty = find(set, kNoLine);
-  if (empty != kNoWay) return empty;
-  if (replacement_ == Replacement::TreePlru) return plru::victim(&plru_[base], ways_);
-  return static_cast<std::uint32_t>(random_.next() % ways_);
+  if constexpr (P == Policy::Mixed) {
+    return chooseSlot(set);
+  } else if constexpr (P == Policy::Lru || P == Policy::Fifo) {
+    return ways_ - 1;  // empty ways are last, else the least recent line is
+  } else {
+    std::uint32_t empty = find(set, kNoLine);
+    if (empty != kNoWay) return empty;
+    if constexpr (P == Policy::TreePlru) return plru::victim(&plru_[set * ways_], ways_);
+    return static_cast<std::uint32_t>(random_.next() % ways_);
+  }
 }
 
-inline void Level::install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
-  std::size_t slot = set * ways_ + way;
-  lines_[slot] = line;
-  dirty_[slot] = dirty ? 1 : 0;
-  if (stamped()) stamps_[slot] = ++clock_;
-  if (replacement_ == Replacement::TreePlru) plru::touch(&plru_[set * ways_], ways_, way);
+template <Policy P>
+inline std::uint32_t Level::install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
+  if constexpr (P == Policy::Mixed) {
+    return install(set, way, line, dirty);
+  } else if constexpr (P == Policy::Lru || P == Policy::Fifo) {
+    shiftDown(set, 0, way);  // "way" is the last way (chooseSlot())
+    slots_[set * ways_] = Slot{line, dirty ? 1u : 0u};
+    if constexpr (P == Policy::Fifo) mruSlot_[set] = static_cast<std::uint32_t>(set * ways_);
+    return 0;
+  } else {
+    std::size_t slot = set * ways_ + way;
+    slots_[slot] = Slot{line, dirty ? 1u : 0u};
+    mruSlot_[set] = static_cast<std::uint32_t>(slot);
+    if constexpr (P == Policy::TreePlru) plru::touch(&plru_[set * ways_], ways_, way);
+    return way;
+  }
 }
 
-inline void Level::remove(std::uint64_t set, std::uint32_t way) {
-  std::size_t slot = set * ways_ + way;
-  lines_[slot] = kNoLine;
-  dirty_[slot] = 0;
-  if (stamped()) stamps_[slot] = 0;
+template <Policy P>
+[[gnu::always_inline]] inline void Level::remove(std::uint64_t set, std::uint32_t way) {
+  if constexpr (P == Policy::Mixed) {
+    remove(set, way);
+  } else if constexpr (P == Policy::Lru || P == Policy::Fifo) {
+    Slot* slots = slots_.data() + set * ways_;
+    for (std::uint32_t w = way; w + 1 < ways_; ++w) slots[w] = slots[w + 1];  // close the gap: empty ways stay last
+    slots[ways_ - 1] = Slot{kNoLine, 0};
+  } else {
+    slots_[set * ways_ + way] = Slot{kNoLine, 0};
+  }
 }
 
 }  // namespace cats::cache::detail

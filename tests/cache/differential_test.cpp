@@ -202,3 +202,50 @@ TEST_CASE("cache differential: random mixed per-level policies", "[cache][differ
     CHECK(diffRun(config, stream) == "");
   }
 }
+
+/* Streams with much reuse: a few arrays walked with short random strides and revisits, so that
+   first-level hits on a set's most recent line (settled inline) alternate with hits on older lines
+   of the same set and with misses. */
+Stream localityStream(std::uint64_t seed, std::size_t count, std::uint64_t range) {
+  TestRandom r(seed);
+  Stream s{"locality", {}};
+  std::uint64_t cursor[4] = {0, range / 4, range / 2, 3 * range / 4};
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint64_t& c = cursor[r.below(4)];
+    c = r.chance(10) ? r.below(range) : (c + r.below(24)) % range;
+    s.accesses.push_back({0x100000 + c, static_cast<std::uint32_t>(1 + r.below(8)), r.chance(30)});
+  }
+  return s;
+}
+
+TEST_CASE("cache differential: every engine instantiation on seeded random streams", "[cache][differential]") {
+  // One configuration per compile-time axis combination (shared replacement or mixed x inclusion
+  // x classification), write policies drawn per level, long streams over a few sizes.
+  TestRandom pick(99);
+  const Replacement replacements[] = {Replacement::Lru, Replacement::Fifo, Replacement::Random, Replacement::TreePlru};
+  std::size_t runs = 0;
+  for (int r = 0; r <= 4; ++r)
+    for (Inclusion inclusion : {Inclusion::NonInclusive, Inclusion::Inclusive, Inclusion::Exclusive})
+      for (bool classify : {false, true})
+        for (int trial = 0; trial < 4; ++trial) {
+          const Shape& shape = shapes()[inclusion == Inclusion::Exclusive ? trial % 2 : trial % 3];
+          HierarchyConfig config =
+              configOf(shape, 1 + trial % 3, Replacement::Lru, WritePolicy::WriteBack, AllocatePolicy::WriteAllocate, inclusion, classify);
+          config.seed = pick.next();
+          for (std::size_t k = 0; k < config.levels.size(); ++k) {
+            LevelConfig& l = config.levels[k];
+            l.replacement = r < 4 ? replacements[r] : replacements[(k + static_cast<std::size_t>(trial)) % 4];
+            if (trial == 3) {  // the others keep write-back write-allocate, the common case
+              l.write = pick.chance(50) ? WritePolicy::WriteBack : WritePolicy::WriteThrough;
+              l.allocate = pick.chance(50) ? AllocatePolicy::WriteAllocate : AllocatePolicy::NoWriteAllocate;
+            }
+          }
+          REQUIRE(validate(config).empty());
+          INFO("replacement axis " << r << ", trial " << trial << ": " << describe(config));
+          std::uint64_t last = config.levels.back().sizeBytes;
+          CHECK(diffRun(config, localityStream(pick.next(), 6000, 3 * last)) == "");
+          CHECK(diffRun(config, randomStream("random", pick.next(), 6000, last / 2 + 64, 40, 8)) == "");
+          runs += 2;
+        }
+  CHECK(runs == std::size_t{5} * 3 * 2 * 4 * 2);
+}

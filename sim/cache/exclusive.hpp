@@ -2,17 +2,15 @@
 // the line up level by level; where it is found it moves up to the first level (from memory if
 // nowhere); the first level's victim moves down one level, whose own victim moves down in turn,
 // and the last level's victims leave (written back when dirty). All levels have one line size.
-#include "cache/hierarchy.hpp"
+// Part of the engine (engine.hpp); instantiated in dispatch.cpp.
+#pragma once
 
-#include "classifier.hpp"
-#include "level.hpp"
+#include "engine.hpp"
 
 namespace cats::cache {
 
-using detail::kNoLine;
-using detail::kNoWay;
-
 /* One line of a core access in an exclusive hierarchy; "bytes" of it are written if "isWrite". */
+template <class A>
 void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool isWrite, Outcome& out) {
   detail::Level& top = levels_[0];
   LevelOutcome& o = flag(out, 0);
@@ -21,16 +19,16 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
   std::uint64_t set = top.setOf(line);
   std::uint32_t way = top.find(set, line);
   bool allocates = !isWrite || top.writeAllocate();
-  if (classifying_) noteDemand(0, line, way != kNoWay, allocates, o);
-  if (way != kNoWay) {
-    if (isWrite) writeInPlace(0, set, way, bytes, out);
-    top.use(set, way);
-    rememberHit(line, set, way);
+  if constexpr (A::classify) noteDemand(0, line, way != detail::kNoWay, allocates, o);
+  if (way != detail::kNoWay) {
+    if (isWrite) writeInPlace<A>(0, set, way, bytes, out);
+    top.use<A::replacement>(set, way);
+    rememberHit<A>(line);
     return;
   }
   o.missed = true;
   if (!allocates) {
-    exclusiveWriteAround(line, bytes, out);
+    exclusiveWriteAround<A>(line, bytes, out);
     return;
   }
   bool dirty = false;
@@ -41,25 +39,26 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
     lo.accessed = true;
     std::uint64_t s = level.setOf(line);
     std::uint32_t w = level.find(s, line);
-    if (classifying_) noteDemand(k, line, w != kNoWay, false, lo);
-    if (w == kNoWay) {
+    if constexpr (A::classify) noteDemand(k, line, w != detail::kNoWay, false, lo);
+    if (w == detail::kNoWay) {
       lo.missed = true;
       continue;
     }
     dirty = level.dirtyAt(s, w);
-    level.remove(s, w);
-    if (classifying_) classifiers_[k].shadowRemove(line);
+    level.remove<A::replacement>(s, w);
+    if constexpr (A::classify) classifiers_[k].shadowRemove(line);
     source = k;
     break;
   }
   for (std::size_t k = 0; k < source; ++k) count(out, k, &LevelStats::bytesFromBelow, top.lineBytes());
-  std::uint32_t slot = top.chooseSlot(set);
-  if (top.lineAt(set, slot) != kNoLine) moveDown(0, set, slot, out);
-  top.install(set, slot, line, dirty);
-  if (isWrite) writeInPlace(0, set, slot, bytes, out);
+  std::uint32_t slot = top.chooseSlot<A::replacement>(set);
+  if (top.lineAt(set, slot) != detail::kNoLine) moveDown<A>(0, set, slot, out);
+  slot = top.install<A::replacement>(set, slot, line, dirty);
+  if (isWrite) writeInPlace<A>(0, set, slot, bytes, out);
 }
 
 /* A write that the first level does not allocate: it is done where the line lives, or in memory. */
+template <class A>
 void Hierarchy::exclusiveWriteAround(std::uint64_t line, std::uint32_t bytes, Outcome& out) {
   count(out, 0, &LevelStats::bytesToBelow, bytes);
   for (std::size_t k = 1; k < levels_.size(); ++k) {
@@ -69,10 +68,10 @@ void Hierarchy::exclusiveWriteAround(std::uint64_t line, std::uint32_t bytes, Ou
     lo.isWrite = true;
     std::uint64_t set = level.setOf(line);
     std::uint32_t way = level.find(set, line);
-    if (classifying_) noteDemand(k, line, way != kNoWay, false, lo);
-    if (way != kNoWay) {
-      writeInPlace(k, set, way, bytes, out);
-      level.use(set, way);
+    if constexpr (A::classify) noteDemand(k, line, way != detail::kNoWay, false, lo);
+    if (way != detail::kNoWay) {
+      writeInPlace<A>(k, set, way, bytes, out);
+      level.use<A::replacement>(set, way);
       return;
     }
     lo.missed = true;
@@ -82,6 +81,7 @@ void Hierarchy::exclusiveWriteAround(std::uint64_t line, std::uint32_t bytes, Ou
 
 /* Write "bytes" bytes into the line in "way" of "set" of level "k". A write-through level sends
    them to memory: no level below can hold the line, so the data crosses every boundary below. */
+template <class A>
 void Hierarchy::writeInPlace(std::size_t k, std::uint64_t set, std::uint32_t way, std::uint32_t bytes, Outcome& out) {
   if (levels_[k].writeBack()) {
     levels_[k].setDirty(set, way);
@@ -92,26 +92,28 @@ void Hierarchy::writeInPlace(std::size_t k, std::uint64_t set, std::uint32_t way
 
 /* Level "k"'s victim in "way" of "set" moves one level down; the last level drops clean victims
    and writes dirty ones back to memory. */
+template <class A>
 void Hierarchy::moveDown(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t line = level.lineAt(set, way);
   bool dirty = level.dirtyAt(set, way);
-  level.remove(set, way);
+  level.remove<A::replacement>(set, way);
   count(out, k, &LevelStats::evictions);
   if (dirty) count(out, k, &LevelStats::writebacks);
   if (dirty || k + 1 < levels_.size()) count(out, k, &LevelStats::bytesToBelow, level.lineBytes());
-  if (k + 1 < levels_.size()) insertVictim(k + 1, line, dirty, out);
+  if (k + 1 < levels_.size()) insertVictim<A>(k + 1, line, dirty, out);
 }
 
 /* A victim of the level above arrives at level "k": not an access, it takes a slot (moving this
    level's own victim down first) and counts as recent use. */
+template <class A>
 void Hierarchy::insertVictim(std::size_t k, std::uint64_t line, bool dirty, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t set = level.setOf(line);
-  std::uint32_t slot = level.chooseSlot(set);
-  if (level.lineAt(set, slot) != kNoLine) moveDown(k, set, slot, out);
-  level.install(set, slot, line, dirty);
-  if (classifying_) classifiers_[k].shadowUse(line, true);
+  std::uint32_t slot = level.chooseSlot<A::replacement>(set);
+  if (level.lineAt(set, slot) != detail::kNoLine) moveDown<A>(k, set, slot, out);
+  level.install<A::replacement>(set, slot, line, dirty);
+  if constexpr (A::classify) classifiers_[k].shadowUse(line, true);
 }
 
 }  // namespace cats::cache

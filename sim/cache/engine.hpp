@@ -1,0 +1,122 @@
+// The engine's compile-time axes and its entry point: one access split into first-level lines,
+// each run through the request handling of its inclusion mode (requests.hpp, exclusive.hpp), the
+// demand accesses counted at the end. Included by dispatch.cpp only, which instantiates it.
+#pragma once
+
+#include "cache/hierarchy.hpp"
+#include "classifier.hpp"
+#include "level.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+
+namespace cats::cache {
+
+namespace detail {
+
+/* The policies the engine is compiled for: the replacement of every level ("Mixed" when they
+   differ), the inclusion mode and whether misses are classified. Write and allocation policies
+   and line sizes stay run-time values: they cost one predictable branch per request. */
+template <Policy R, Inclusion I, bool C>
+struct Axes {
+  static constexpr Policy replacement = R;
+  static constexpr bool inclusive = I == Inclusion::Inclusive;
+  static constexpr bool exclusive = I == Inclusion::Exclusive;
+  static constexpr bool classify = C;
+};
+
+inline const LevelStats kNoStats{};
+
+/* Zero "stats" with a few vector stores; a plain assignment in a loop becomes "rep stos", whose
+   start-up costs more than the whole store. */
+inline void clear(LevelStats& stats) { std::memcpy(&stats, &kNoStats, sizeof stats); }
+
+/* Zero the counters of "stats" before the miss-class arrays. */
+inline void clearCounts(LevelStats& stats) { std::memset(static_cast<void*>(&stats), 0, offsetof(LevelStats, readMissClass)); }
+
+}  // namespace detail
+
+/* Clear what the previous access set in "out". */
+inline void Hierarchy::clearOutcome(Outcome& out) {
+  for (std::uint32_t k = 0; k < out.flagged_; ++k) {
+    LevelOutcome& o = out.levels_[k];
+    o.accessed = o.isWrite = o.missed = false;
+    o.missClass = MissClass::None;
+  }
+  if (out.classAffected_)
+    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clear(out.levels_[k].effects);
+  else
+    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clearCounts(out.levels_[k].effects);
+  out.flagged_ = out.affected_ = 0;
+  out.classAffected_ = false;
+}
+
+/* Level "k"'s outcome, to set its demand flags. */
+[[gnu::always_inline]] inline LevelOutcome& Hierarchy::flag(Outcome& out, std::size_t k) const {
+  if (k >= out.flagged_) out.flagged_ = static_cast<std::uint32_t>(k + 1);
+  return out.levels_[k];
+}
+
+/* Add "n" to "field" of level "k"'s statistics and of this access's effects there. */
+[[gnu::always_inline]] inline void Hierarchy::count(Outcome& out, std::size_t k, std::uint64_t LevelStats::*field, std::uint64_t n) {
+  if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
+  out.levels_[k].effects.*field += n;
+  stats_[k].*field += n;
+}
+
+/* A write-back of this access missed at level "k" for reason "c". */
+inline void Hierarchy::countWriteMissClass(Outcome& out, std::size_t k, MissClass c) {
+  if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
+  out.classAffected_ = true;
+  ++out.levels_[k].effects.writeMissClass[missClassIndex(c)];
+  ++stats_[k].writeMissClass[missClassIndex(c)];
+}
+
+/* Feed a demand access to level "k"'s classifier; a miss's class joins the level's outcome, where
+   the first class in MissClass order wins. A write-back, in receiveWriteback(), counts as an
+   access for the cold test but, like in the level itself, changes nothing in the shadow. */
+inline void Hierarchy::noteDemand(std::size_t k, std::uint64_t line, bool hit, bool allocates, LevelOutcome& level) {
+  MissClass c = classifiers_[k].access(line, hit);
+  if (c != MissClass::None && (level.missClass == MissClass::None || c < level.missClass)) level.missClass = c;
+  classifiers_[k].shadowUse(line, allocates);
+}
+
+/* The first level's "line" was hit. When classifying, access() may settle a repeat inline only if
+   the line is the shadow's most recent (it is not after a no-write-allocate write hit that found
+   it outside the shadow); without classification the set's most recent slot says enough. */
+template <class A>
+void Hierarchy::rememberHit(std::uint64_t line) {
+  if constexpr (A::classify)
+    if (classifiers_[0].mostRecent(line)) repeatLine_ = line;
+}
+
+/* Every access access() does not settle inline: clear what "out" holds, run each first-level line
+   of the access through the hierarchy, count the demand accesses. A hit remembered during a
+   straddling access is forgotten: a later line of it may have evicted the earlier one. */
+template <class A>
+void Hierarchy::accessPath(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
+  if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome(out);
+  out.levelCount_ = levelCount_;
+  if constexpr (A::classify) repeatLine_ = detail::kNoLine;
+  std::uint64_t end = address + (size == 0 ? 1 : size);
+  std::uint64_t first = address >> topBits_;
+  std::uint64_t last = (end - 1) >> topBits_;
+  for (std::uint64_t line = first;; ++line) {
+    std::uint64_t from = std::max(address, line << topBits_);
+    std::uint64_t to = line == last ? end : (line + 1) << topBits_;
+    auto bytes = static_cast<std::uint32_t>(to - from);
+    if constexpr (A::exclusive)
+      exclusiveAccess<A>(line, bytes, isWrite, out);
+    else if (isWrite)
+      demandWrite<A>(0, from, bytes, out);
+    else
+      demandRead<A>(0, from, out);
+    if (line == last) break;
+  }
+  if constexpr (A::classify)
+    if (first != last) repeatLine_ = detail::kNoLine;
+  for (std::uint32_t k = 0; k < out.flagged_; ++k) addDemand(out.levels_[k], stats_[k]);
+}
+
+}  // namespace cats::cache

@@ -1,0 +1,147 @@
+// The request handling of non-inclusive and inclusive hierarchies, for every policy combination:
+// demand reads and writes go down level by level as far as they miss or are written through; a
+// level that allocates evicts its victim first (writing it back, and in an inclusive hierarchy
+// purging it from the levels above), then fetches the line from below. docs/cache-core.md states
+// the rules. Part of the engine (engine.hpp); instantiated in dispatch.cpp.
+#pragma once
+
+#include "engine.hpp"
+
+namespace cats::cache {
+
+/* A read of the line holding "address" at level "k": a core read, or a fill for level k-1. */
+template <class A>
+void Hierarchy::demandRead(std::size_t k, std::uint64_t address, Outcome& out) {
+  detail::Level& level = levels_[k];
+  LevelOutcome& o = flag(out, k);
+  o.accessed = true;
+  std::uint64_t line = address >> level.lineBits();
+  std::uint64_t set = level.setOf(line);
+  std::uint32_t victim = detail::kUnknownWay;
+  std::uint32_t way = level.find<A::replacement>(set, line, victim);
+  if constexpr (A::classify) noteDemand(k, line, way != detail::kNoWay, true, o);
+  if (way != detail::kNoWay) {
+    level.use<A::replacement>(set, way);
+    if (k == 0) rememberHit<A>(line);
+    return;
+  }
+  o.missed = true;
+  allocate<A>(k, line, victim, out);
+}
+
+/* A write of "bytes" bytes at "address" reaching level "k": from the core, written through by
+   level k-1, or sent down by its no-write-allocate miss. */
+template <class A>
+void Hierarchy::demandWrite(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out) {
+  detail::Level& level = levels_[k];
+  LevelOutcome& o = flag(out, k);
+  o.accessed = true;
+  o.isWrite = true;
+  std::uint64_t line = address >> level.lineBits();
+  std::uint64_t set = level.setOf(line);
+  std::uint32_t victim = detail::kUnknownWay;
+  std::uint32_t way = level.find<A::replacement>(set, line, victim);
+  if constexpr (A::classify) noteDemand(k, line, way != detail::kNoWay, level.writeAllocate(), o);
+  if (way != detail::kNoWay) {
+    way = level.use<A::replacement>(set, way);
+    if (k == 0) rememberHit<A>(line);
+  } else {
+    o.missed = true;
+    if (!level.writeAllocate()) {
+      forwardWrite<A>(k, address, bytes, out);
+      return;
+    }
+    way = allocate<A>(k, line, victim, out);
+  }
+  if (level.writeBack())
+    level.setDirty(set, way);
+  else
+    forwardWrite<A>(k, address, bytes, out);
+}
+
+/* Level "k" sends a write of "bytes" bytes at "address" to the level below (or memory). */
+template <class A>
+void Hierarchy::forwardWrite(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out) {
+  count(out, k, &LevelStats::bytesToBelow, bytes);
+  if (k + 1 < levels_.size()) demandWrite<A>(k + 1, address, bytes, out);
+}
+
+/* Make room for "line" in level "k" and fetch it from below; returns the way it is in, clean.
+   "victim" is the slot find() chose (LRU, FIFO: the last way), else kUnknownWay. */
+template <class A>
+[[gnu::always_inline]] inline std::uint32_t Hierarchy::allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, Outcome& out) {
+  detail::Level& level = levels_[k];
+  std::uint64_t set = level.setOf(line);
+  std::uint32_t slot = victim != detail::kUnknownWay ? victim : level.chooseSlot<A::replacement>(set);
+  if (level.lineAt(set, slot) != detail::kNoLine) evict<A>(k, set, slot, out);
+  count(out, k, &LevelStats::bytesFromBelow, level.lineBytes());
+  if (k + 1 < levels_.size()) demandRead<A>(k + 1, line << level.lineBits(), out);
+  return level.install<A::replacement>(set, slot, line, false);
+}
+
+/* Level "k" evicts the line in "way" of "set"; an inclusive hierarchy first takes it out of the
+   levels above, whose dirty data lands in it; a dirty victim is written back. */
+template <class A>
+[[gnu::always_inline]] inline void Hierarchy::evict(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out) {
+  detail::Level& level = levels_[k];
+  std::uint64_t victim = level.lineAt(set, way);
+  count(out, k, &LevelStats::evictions);
+  if constexpr (A::inclusive) backInvalidate<A>(k, victim, out);
+  bool dirty = level.dirtyAt(set, way);
+  level.remove<A::replacement>(set, way);
+  if (!dirty) return;
+  count(out, k, &LevelStats::writebacks);
+  count(out, k, &LevelStats::bytesToBelow, level.lineBytes());
+  receiveWriteback<A>(k + 1, victim << level.lineBits(), level.lineBytes(), out);
+}
+
+/* Remove every part of level "k"'s "line" from the levels above it, top first, so that dirty data
+   travels down through each level to the victim. */
+template <class A>
+void Hierarchy::backInvalidate(std::size_t k, std::uint64_t line, Outcome& out) {
+  std::uint64_t begin = line << levels_[k].lineBits();
+  std::uint64_t last = begin + levels_[k].lineBytes() - 1;
+  for (std::size_t j = 0; j < k; ++j) {
+    detail::Level& upper = levels_[j];
+    for (std::uint64_t u = begin >> upper.lineBits(); u <= last >> upper.lineBits(); ++u) {
+      std::uint64_t set = upper.setOf(u);
+      std::uint32_t way = upper.find(set, u);
+      if (way == detail::kNoWay) continue;
+      bool dirty = upper.dirtyAt(set, way);
+      upper.remove<A::replacement>(set, way);
+      if constexpr (A::classify) classifiers_[j].shadowRemove(u);
+      count(out, j, &LevelStats::invalidations);
+      if (!dirty) continue;
+      count(out, j, &LevelStats::writebacks);
+      count(out, j, &LevelStats::bytesToBelow, upper.lineBytes());
+      receiveWriteback<A>(j + 1, u << upper.lineBits(), upper.lineBytes(), out);
+    }
+  }
+}
+
+/* Dirty data of "bytes" bytes at "address" written back into level "k" (k == levelCount():
+   memory). It counts as a write; it marks the line dirty where present without changing its
+   recency, and never allocates: a miss, or a write-through level, passes it on down. */
+template <class A>
+void Hierarchy::receiveWriteback(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out) {
+  for (; k < levels_.size(); ++k) {
+    detail::Level& level = levels_[k];
+    count(out, k, &LevelStats::writes);
+    std::uint64_t line = address >> level.lineBits();
+    std::uint64_t set = level.setOf(line);
+    std::uint32_t way = level.find(set, line);
+    MissClass c = MissClass::None;
+    if constexpr (A::classify) c = classifiers_[k].access(line, way != detail::kNoWay);
+    if (way != detail::kNoWay && level.writeBack()) {
+      level.setDirty(set, way);
+      return;
+    }
+    if (way == detail::kNoWay) {
+      count(out, k, &LevelStats::writeMisses);
+      if (c != MissClass::None) countWriteMissClass(out, k, c);
+    }
+    count(out, k, &LevelStats::bytesToBelow, bytes);
+  }
+}
+
+}  // namespace cats::cache
