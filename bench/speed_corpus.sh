@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Speed against Cachegrind (issue 9), side by side in one run: for each kernel of the speed set
-# (bench/fidelity-corpus programs at their largest fidelity size, where Cachegrind takes >= 0.5 s
-# on this machine class), the plain `gcc -O2 -g` build under `valgrind --tool=cachegrind
+# (bench/fidelity-corpus programs at sizes where Cachegrind takes >= 0.5 s on an idle machine of
+# this class, 2026-11-23), the plain `gcc -O2 -g` build under `valgrind --tool=cachegrind
 # --cache-sim=yes` versus `cats-static simulate --compiler gcc -O2` (analysis included), same
 # geometry. Prints wall times, the ratio cats/Cachegrind per kernel and its geometric mean, and
 # writes the figures as JSON.
@@ -11,10 +11,10 @@ orig=$PWD
 cd "$(dirname "$0")/.."
 geometry=(--D1=32768,8,64 --LL=262144,8,64)
 # kernel=size: linear algebra, stencils with time loops, dynamic programming, filters, data mining
-speed_set=(atax=570 bicg=570 cholesky=500 conv2d=570 correlation=400 covariance=400 deriche=400
-  fdtd2d=330 floyd_warshall=400 gemver=570 heat3d=55 jacobi1d=160000 jacobi2d=400 lcs=790 lu=570
-  matmul_ijk=320 matmul_ikj=320 matvec=570 matvec_t=570 mvt=570 nussinov=500 seidel2d=570 syrk=400
-  trisolv=570 box_blur=570 kmeans=40000)
+speed_set=(atax=4000 bicg=4000 cholesky=600 conv2d=800 correlation=400 covariance=400 deriche=2000
+  fdtd2d=1300 floyd_warshall=400 gemver=3000 heat3d=130 jacobi1d=1600000 jacobi2d=1400 lcs=5000 lu=570
+  matmul_ijk=380 matmul_ikj=400 matvec=4000 matvec_t=4000 mvt=4000 nussinov=500 seidel2d=1800 syrk=480
+  trisolv=5000 box_blur=2000 kmeans=200000)
 
 only=() json=speed-corpus.json
 while [ $# -gt 0 ]; do
