@@ -4,6 +4,8 @@
 
 #include "cache/mru_hierarchy.hpp"
 
+#include "repeat_warp.hpp"
+
 namespace cats::sim {
 
 LevelCounts& LevelCounts::operator+=(const LevelCounts& o) {
@@ -64,10 +66,12 @@ inline bool firstLevelOnly(const cache::MruOutcome& o) { return o.accessed == 1 
 
 /* The stream through "hierarchy", every record's outcome added to its event's counters. A run
    the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when its first
-   iteration was all first-level hits that did nothing else. */
+   iteration was all first-level hits that did nothing else. At a repeat point, RepeatWarp may
+   skip whole periods of iterations (docs/performance.md, "Warping"). */
 template <typename Engine, typename Outcome, typename Attribute>
 std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts, const Progress& progress,
-                  Attribute attribute) {
+                  Attribute attribute, std::uint64_t& warped) {
+  RepeatWarp<Engine> warp(hierarchy, counts);
   std::vector<Record> batch(kBatch);
   Outcome outcome;
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
@@ -101,9 +105,14 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, 
       }
       stream.resolveRun(allHits);
     }
+    if (stream.repeatPoint().remaining > 0) {
+      const std::uint64_t skipped = warp.at(stream, accesses);
+      accesses += skipped;
+      warped += skipped;
+    }
     if (progress && accesses >= nextReport) {
       progress(accesses);
-      nextReport += kProgressEvery;
+      nextReport = accesses + kProgressEvery;  // a warp may have jumped far ahead
     }
   }
   return accesses;
@@ -121,17 +130,22 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   // Runs pay off only where a write hit stays in the first level (docs/performance.md).
   if (options.fastPaths && !config.levels.empty() && config.levels[0].write == cache::WritePolicy::WriteBack)
     streamOptions.runLineBytes = config.levels[0].lineBytes;
-  AddressStream stream(program, streamOptions);
   if (cache::MruHierarchy::supports(config)) {
     cache::MruHierarchy hierarchy(config);  // the common case, several times faster (same counts)
-    result.accesses = run<cache::MruHierarchy, cache::MruOutcome>(stream, hierarchy, levels, counts, progress, attributeMru);
+    streamOptions.repeatPoints = options.fastPaths && cache::MruHierarchy::capturesState();
+    AddressStream stream(program, streamOptions);
+    result.accesses = run<cache::MruHierarchy, cache::MruOutcome>(stream, hierarchy, levels, counts, progress, attributeMru, result.warpedAccesses);
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();
+    result.approximate = stream.usedPolicy();
   } else {
     cache::Hierarchy hierarchy(config);
-    result.accesses = run<cache::Hierarchy, cache::Outcome>(stream, hierarchy, levels, counts, progress, attribute);
+    streamOptions.repeatPoints = options.fastPaths && hierarchy.capturesState();
+    AddressStream stream(program, streamOptions);
+    result.accesses = run<cache::Hierarchy, cache::Outcome>(stream, hierarchy, levels, counts, progress, attribute, result.warpedAccesses);
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();
+    result.approximate = stream.usedPolicy();
   }
   result.byEvent.assign(eventCount, std::vector<LevelCounts>(levels));
   result.totals.assign(levels, LevelCounts{});
@@ -140,7 +154,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
       result.byEvent[e][k] = counts[e * levels + k];
       result.totals[k] += counts[e * levels + k];
     }
-  result.approximate = program.approximate || stream.usedPolicy();
+  result.approximate = result.approximate || program.approximate;
   result.notes = program.notes;
   return result;
 }

@@ -4,6 +4,8 @@
 
 #include "sim/permutation.hpp"
 
+#include "sim/repeating_loops.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <limits>
@@ -193,6 +195,7 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   loopEntry_[static_cast<std::size_t>(loop.slot)] = ++iterations_;
   Frame f;
   f.loop = &loop;
+  f.entry = iterations_;
   std::int64_t start = 0, trips = 0, step = 1;
   if (loop.segment) {
     start = loop.segmentIndex.evaluate(slots_.data()) * loop.segmentLength;
@@ -218,6 +221,11 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     f.leaf = isLeafBody(loop);
     f.branchy = !f.leaf && loop.header.empty() && !loop.body.empty() && isBranchyBlock(loop.body);
     f.leaf = f.leaf || f.branchy;
+  }
+  if (options_.repeatPoints && !f.leaf && trips > 2) {
+    auto [known, inserted] = repeating_.try_emplace(&loop, false);
+    if (inserted) known->second = iterationsRepeat(program_, loop);
+    f.repeats = known->second;
   }
   if (trips > 0) {
     f.phase = Phase::Pre;
@@ -301,6 +309,7 @@ void AddressStream::endOfBlock() {
       if (--f.remaining > 0) {
         f.phase = Phase::Header;
         f.block = &loop.header;
+        if (f.repeats) repeatPoint_ = RepeatPoint{f.entry, frames_.size() - 1, f.remaining};
       } else {
         f.phase = Phase::Final;
         f.block = &loop.header;
@@ -378,6 +387,19 @@ bool AddressStream::offerRun(Frame& f, const LeafAccess* accesses, std::size_t c
     f.nextRunCheck = remaining - same - 1;
   }
   return false;
+}
+
+void AddressStream::skipIterations(std::int64_t count) {
+  Frame& f = frames_.back();  // the loop of the repeat point: nothing ran since
+  if (repeatPoint_.remaining == 0 || count <= 0 || count > f.remaining) return;
+  f.current += count * f.step;
+  f.remaining -= count;
+  slots_[f.loop->slot] = f.current;
+  if (f.remaining == 0) {
+    f.phase = Phase::Final;
+    f.block = &f.loop->header;
+  }
+  repeatPoint_ = RepeatPoint{};
 }
 
 void AddressStream::resolveRun(bool take) {
@@ -611,6 +633,7 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
 std::size_t AddressStream::next(Record* out, std::size_t capacity) {
   std::size_t n = 0;
   run_ = LeafRun{};  // an offer not resolved is declined
+  repeatPoint_ = RepeatPoint{};
   while (n < capacity && pendingNext_ < pending_.size()) out[n++] = pending_[pendingNext_++];
   if (pendingNext_ == pending_.size()) {
     pending_.clear();
@@ -638,6 +661,9 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     }
     if (f.pc >= f.block->size()) {
       endOfBlock();
+      if (repeatPoint_.remaining == 0) continue;
+      if (n > 0) break;  // the caller sees the state at the iteration's start
+      repeatPoint_ = RepeatPoint{};  // nothing to simulate since the last batch: no point to stop at
       continue;
     }
     const Op& op = (*f.block)[f.pc];

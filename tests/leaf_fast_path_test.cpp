@@ -3,6 +3,7 @@
 #include "sim/concretize.hpp"
 #include "sim/simulate.hpp"
 #include "sim/stream.hpp"
+#include "simulation_compare.hpp"
 #include "support.hpp"
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,8 @@
 #include <random>
 
 using namespace cats;
+using test::cacheLevel;
+using test::checkSameSimulation;
 
 namespace {
 
@@ -26,27 +29,6 @@ bool sameRecords(const std::vector<sim::Record>& a, const std::vector<sim::Recor
   for (std::size_t i = 0; i < a.size(); ++i)
     if (a[i].address != b[i].address || a[i].bytes != b[i].bytes || a[i].tag != b[i].tag || a[i].write != b[i].write) return false;
   return true;
-}
-
-bool sameCounts(const sim::LevelCounts& a, const sim::LevelCounts& b) {
-  return a.reads == b.reads && a.writes == b.writes && a.readMisses == b.readMisses && a.writeMisses == b.writeMisses && a.missClass == b.missClass;
-}
-
-/* Everything a simulation reports, fast paths on versus off. */
-void checkSameSimulation(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config, sim::StreamOptions options) {
-  options.fastPaths = true;
-  sim::SimulationResult fast = sim::simulate(program, events, config, options);
-  options.fastPaths = false;
-  sim::SimulationResult plain = sim::simulate(program, events, config, options);
-  REQUIRE(fast.accesses == plain.accesses);
-  CHECK(fast.levelStats == plain.levelStats);
-  CHECK(fast.memory == plain.memory);
-  CHECK(fast.approximate == plain.approximate);
-  for (std::size_t k = 0; k < plain.totals.size(); ++k) CHECK(sameCounts(fast.totals[k], plain.totals[k]));
-  bool sameEvents = true;
-  for (std::size_t e = 0; e < events; ++e)
-    for (std::size_t k = 0; k < plain.totals.size(); ++k) sameEvents = sameEvents && sameCounts(fast.byEvent[e][k], plain.byEvent[e][k]);
-  CHECK(sameEvents);
 }
 
 /* A random leaf access: stride (bytes per iteration) often below a line, sometimes above. */
@@ -130,39 +112,6 @@ sim::Program randomLeafProgram(std::mt19937& rng, bool branches, std::size_t& ev
   return program;
 }
 
-cache::LevelConfig level(const char* name, std::uint64_t size, std::uint32_t ways, std::uint32_t line) {
-  cache::LevelConfig l;
-  l.name = name;
-  l.sizeBytes = size;
-  l.associativity = ways;
-  l.lineBytes = line;
-  return l;
-}
-
-/* Small caches (misses, evictions, thrashing sets) in every policy combination. */
-std::vector<cache::HierarchyConfig> configurations() {
-  std::vector<cache::HierarchyConfig> out;
-  for (auto replacement : {cache::Replacement::Lru, cache::Replacement::Fifo, cache::Replacement::Random, cache::Replacement::TreePlru})
-    for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive})
-      for (bool classify : {false, true})
-        for (int writes = 0; writes < 3; ++writes) {
-          cache::HierarchyConfig c;
-          c.levels = {level("D1", 512, 2, 32), level("LL", 4096, 4, inclusion == cache::Inclusion::Exclusive ? 32 : 64)};
-          c.levels[0].replacement = replacement;
-          c.levels[1].replacement = replacement;
-          if (writes == 1) c.levels[0].write = cache::WritePolicy::WriteThrough;
-          if (writes == 2) c.levels[0].allocate = cache::AllocatePolicy::NoWriteAllocate;
-          c.inclusion = inclusion;
-          c.classifyMisses = classify;
-          c.seed = 7;
-          out.push_back(c);
-        }
-  cache::HierarchyConfig one;  // one level, the fast engine's configuration
-  one.levels = {level("D1", 1024, 4, 64)};
-  out.push_back(one);
-  return out;
-}
-
 }  // namespace
 
 TEST_CASE("branchy leaf loops: the fast path's records are the plain path's, at any buffer size", "[sim][stream][fastpath]") {
@@ -228,7 +177,7 @@ TEST_CASE("a leaf loop walking within lines offers runs of iterations, and takin
 
 TEST_CASE("bulk first-level hits: random leaf loops count exactly as the plain path", "[sim][simulate][fastpath]") {
   std::mt19937 rng(777);
-  const auto configs = configurations();
+  const auto configs = test::policyConfigurations();
   for (int trial = 0; trial < 40; ++trial) {
     std::size_t events = 0;
     sim::Program program = randomLeafProgram(rng, trial % 2 == 1, events);
@@ -264,10 +213,10 @@ TEST_CASE("fast paths on every example and on branchy kernels: identical statist
   };
   std::vector<cache::HierarchyConfig> configs;
   cache::HierarchyConfig cachegrind;  // the fast engine
-  cachegrind.levels = {level("D1", 32768, 8, 64), level("LL", 262144, 8, 64)};
+  cachegrind.levels = {cacheLevel("D1", 32768, 8, 64), cacheLevel("LL", 262144, 8, 64)};
   configs.push_back(cachegrind);
   cache::HierarchyConfig small = cachegrind;  // the general engine, with misses everywhere
-  small.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
+  small.levels = {cacheLevel("D1", 1024, 2, 64), cacheLevel("LL", 8192, 4, 64)};
   small.inclusion = cache::Inclusion::Inclusive;
   small.classifyMisses = true;
   small.levels[0].replacement = cache::Replacement::TreePlru;

@@ -109,6 +109,19 @@ MemoryTraffic Hierarchy::memoryTraffic() const { return {stats_.back().bytesFrom
 
 void Hierarchy::resetStats() { std::fill(stats_.begin(), stats_.end(), LevelStats{}); }
 
+bool Hierarchy::capturesState() const {
+  return !classifying_ && std::none_of(config_.levels.begin(), config_.levels.end(),
+                                       [](const LevelConfig& level) { return level.replacement == Replacement::Random; });
+}
+
+void Hierarchy::captureState(std::vector<std::uint64_t>& image) const {
+  for (const detail::Level& level : levels_) level.captureState(image);
+}
+
+void Hierarchy::repeatStats(const std::vector<LevelStats>& before, std::uint64_t times) {
+  for (std::size_t k = 0; k < stats_.size(); ++k) stats_[k] = repeated(stats_[k], before[k], times);
+}
+
 bool Hierarchy::contains(std::size_t level, std::uint64_t address) const {
   const detail::Level& l = levels_.at(level);
   std::uint64_t line = address >> l.lineBits();

@@ -30,4 +30,17 @@ std::vector<ResidentLine> Level::contents() const {
   return out;
 }
 
+void Level::captureState(std::vector<std::uint64_t>& image) const {
+  image.reserve(image.size() + 2 * slots_.size() + plru_.size() / 8 + 1);
+  for (const Slot& slot : slots_) {
+    image.push_back(slot.line);
+    image.push_back(slot.dirty);
+  }
+  for (std::size_t i = 0; i < plru_.size(); i += 8) {
+    std::uint64_t word = 0;
+    for (std::size_t b = i; b < std::min(i + 8, plru_.size()); ++b) word = word << 8 | plru_[b];
+    image.push_back(word);
+  }
+}
+
 }  // namespace cats::cache::detail

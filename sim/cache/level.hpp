@@ -143,6 +143,8 @@ class Level {
   }
 
   std::vector<ResidentLine> contents() const;
+  /* Appends the lines in way order with their dirty bits, and tree-PLRU's bits (Hierarchy::captureState). */
+  void captureState(std::vector<std::uint64_t>& image) const;
 
  private:
   /* Move the lines of ways [from, to) of "set" one way down (to the way after). */

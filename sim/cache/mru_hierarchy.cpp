@@ -40,6 +40,14 @@ MemoryTraffic MruHierarchy::memoryTraffic() const {
   return MemoryTraffic{stats_.back().bytesFromBelow, stats_.back().bytesToBelow};
 }
 
+void MruHierarchy::captureState(std::vector<std::uint64_t>& image) const {
+  for (const Level& level : levels_) image.insert(image.end(), level.slots.begin(), level.slots.end());
+}
+
+void MruHierarchy::repeatStats(const std::vector<LevelStats>& before, std::uint64_t times) {
+  for (std::size_t k = 0; k < stats_.size(); ++k) stats_[k] = repeated(stats_[k], before[k], times);
+}
+
 void MruHierarchy::writeback(std::size_t k, std::uint64_t line) {
   if (k == levels_.size()) return;
   LevelStats& s = stats_[k];

@@ -33,6 +33,25 @@ LevelStats& LevelStats::operator+=(const LevelStats& other) {
   return *this;
 }
 
+LevelStats repeated(const LevelStats& now, const LevelStats& before, std::uint64_t times) {
+  const auto more = [times](std::uint64_t a, std::uint64_t b) { return a + times * (a - b); };
+  LevelStats out;
+  out.reads = more(now.reads, before.reads);
+  out.writes = more(now.writes, before.writes);
+  out.readMisses = more(now.readMisses, before.readMisses);
+  out.writeMisses = more(now.writeMisses, before.writeMisses);
+  out.evictions = more(now.evictions, before.evictions);
+  out.invalidations = more(now.invalidations, before.invalidations);
+  out.writebacks = more(now.writebacks, before.writebacks);
+  out.bytesFromBelow = more(now.bytesFromBelow, before.bytesFromBelow);
+  out.bytesToBelow = more(now.bytesToBelow, before.bytesToBelow);
+  for (std::size_t i = 0; i < out.readMissClass.size(); ++i) {
+    out.readMissClass[i] = more(now.readMissClass[i], before.readMissClass[i]);
+    out.writeMissClass[i] = more(now.writeMissClass[i], before.writeMissClass[i]);
+  }
+  return out;
+}
+
 LevelStats LevelOutcome::counts() const {
   LevelStats total = effects;
   addDemand(*this, total);

@@ -33,6 +33,7 @@ struct SimulationResult {
   cache::MemoryTraffic memory;
   std::vector<std::vector<LevelCounts>> byEvent;  // [trace event][level]
   std::uint64_t accesses = 0;
+  std::uint64_t warpedAccesses = 0;  // of "accesses", counted by warping over repeating iterations, not simulated one by one
   bool approximate = false;
   std::vector<std::string> notes;
 };

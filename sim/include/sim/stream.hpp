@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace cats::sim {
@@ -28,6 +29,7 @@ struct StreamOptions {
   LayoutConstants layout;
   bool fastPaths = true;          // leaf loops (branchy ones too) without the frame machine; false: the plain path, for tests
   std::uint32_t runLineBytes = 0;  // first-level line size: offer runs of same-line iterations (0: never; docs/performance.md)
+  bool repeatPoints = false;       // end a batch where an iteration of a loop that repeats its accesses starts (warping)
 };
 
 /// Offered by the stream at the end of a batch: the last "count" records (one leaf iteration)
@@ -35,6 +37,14 @@ struct StreamOptions {
 struct LeafRun {
   std::size_t count = 0;
   std::int64_t repeats = 0;
+};
+
+/// Where the last batch ended with repeatPoints: the start of an iteration of a loop whose every
+/// iteration makes the same accesses (docs/performance.md, "Warping").
+struct RepeatPoint {
+  std::uint64_t entry = 0;  // the loop's run: a number new at every entry of a loop
+  std::size_t depth = 0;    // the loop's place in the stream's frame stack (outer loops lower)
+  std::int64_t remaining = 0;  // iterations left, the one starting now included (0: no repeat point)
 };
 
 class AddressStream {
@@ -53,6 +63,10 @@ class AddressStream {
   /// The caller simulated the offered iteration: all first-level hits with no other effect
   /// ("take": the stream skips the run, the caller counts it) or not (the stream goes on).
   void resolveRun(bool take);
+  /// The repeat point the last batch ended at (remaining 0: none).
+  const RepeatPoint& repeatPoint() const { return repeatPoint_; }
+  /// Right after a repeat point: skip "count" (at most remaining) whole iterations of its loop.
+  void skipIterations(std::int64_t count);
 
  private:
   enum class Phase : std::uint8_t { Block, Pre, Header, Body, Final, Post };
@@ -71,6 +85,8 @@ class AddressStream {
     bool leafSingle = false;      // every leaf access happens once per iteration
     bool branchy = false;         // a leaf body with branches or random offsets: runBranchyLeaf
     bool leafRuns = false;        // runs of same-line iterations are possible and offered
+    bool repeats = false;         // every iteration makes the same accesses: repeat points at their starts
+    std::uint64_t entry = 0;      // the loopEntry_ number of this run of the loop
     std::size_t leafMax = 0;      // records of one branchy iteration at most
     // Runs are looked for once per line change, not per iteration ("remaining" values): the next
     // look, and the iteration after which a run found there is offered (a repeat of its lines).
@@ -120,6 +136,8 @@ class AddressStream {
   std::vector<Record> pending_;  // the rest of a branchy iteration that did not fit the caller's buffer
   std::size_t pendingNext_ = 0;
   LeafRun run_;
+  RepeatPoint repeatPoint_;
+  std::unordered_map<const LoopOp*, bool> repeating_;  // iterationsRepeat(), once per loop
   std::vector<std::uint64_t> iteration_;  // per slot: a number new at every iteration its loop starts
   std::uint64_t iterations_ = 0;
   std::vector<std::uint64_t> loopEntry_;  // per slot: a number new at every entry of its loop

@@ -60,6 +60,16 @@ class Hierarchy {
     stats_[0].writes += writes;
   }
 
+  /// False when part of the state the future depends on is not in captureState(): Random
+  /// replacement's generator, miss classification's shadow caches.
+  bool capturesState() const;
+  /// Appends to "image" every level's lines in set and policy order with their dirty bits, and the
+  /// policy's state: from two states with equal images the same accesses do the same.
+  void captureState(std::vector<std::uint64_t>& image) const;
+  /// Adds "times" more of the statistics gained since "before" (stats() then): the caller has
+  /// proved the same accesses repeat "times" more from an equal state (docs/performance.md, "Warping").
+  void repeatStats(const std::vector<LevelStats>& before, std::uint64_t times);
+
   /// True if level "level" holds the line of "address".
   bool contains(std::size_t level, std::uint64_t address) const;
   /// Every line level "level" holds, by address.

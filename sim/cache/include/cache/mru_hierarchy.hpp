@@ -47,6 +47,11 @@ class MruHierarchy {
     firstStats_->writes += writes;
   }
 
+  /// As Hierarchy's: the state the future depends on, and statistics of repeated accesses.
+  static bool capturesState() { return true; }
+  void captureState(std::vector<std::uint64_t>& image) const;
+  void repeatStats(const std::vector<LevelStats>& before, std::uint64_t times);
+
   std::size_t levelCount() const { return levels_.size(); }
   const std::vector<LevelStats>& stats() const { return stats_; }
   MemoryTraffic memoryTraffic() const;

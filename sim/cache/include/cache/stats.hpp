@@ -37,6 +37,10 @@ struct LevelStats {
   bool operator==(const LevelStats&) const = default;
 };
 
+/// "now" plus "times" more of what it gained since "before": the statistics of a stretch of
+/// accesses repeated "times" more from the same state (docs/performance.md, "Warping").
+LevelStats repeated(const LevelStats& now, const LevelStats& before, std::uint64_t times);
+
 /// Bytes between the last level and memory.
 struct MemoryTraffic {
   std::uint64_t readBytes = 0;

@@ -1,0 +1,93 @@
+// Warping over iterations that repeat (docs/performance.md, "Warping"). At the start of an
+// iteration of a loop whose every iteration makes the same accesses, the cache state is compared
+// with the states at earlier starts of the same run of the loop: when it equals the one q
+// iterations back, the next q iterations do exactly what the last q did and end in the same
+// state again, so every whole period left is counted at once and skipped.
+#pragma once
+
+#include "sim/simulate.hpp"
+#include "sim/stream.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace cats::sim {
+
+/// "now" plus "times" more of what it gained since "before".
+inline LevelCounts repeated(const LevelCounts& now, const LevelCounts& before, std::uint64_t times) {
+  const auto more = [times](std::uint64_t a, std::uint64_t b) { return a + times * (a - b); };
+  LevelCounts out;
+  out.reads = more(now.reads, before.reads);
+  out.writes = more(now.writes, before.writes);
+  out.readMisses = more(now.readMisses, before.readMisses);
+  out.writeMisses = more(now.writeMisses, before.writeMisses);
+  for (std::size_t i = 0; i < out.missClass.size(); ++i) out.missClass[i] = more(now.missClass[i], before.missClass[i]);
+  return out;
+}
+
+/// "Engine" is a cache hierarchy with captureState(), stats() and repeatStats().
+template <class Engine>
+class RepeatWarp {
+ public:
+  RepeatWarp(Engine& engine, std::vector<LevelCounts>& counts) : engine_(engine), counts_(counts) {}
+
+  /// At the stream's repeat point, after "accesses" accesses: remember the state, or warp.
+  /// Returns the accesses the warp counted without simulating them.
+  std::uint64_t at(AddressStream& stream, std::uint64_t accesses) {
+    const RepeatPoint point = stream.repeatPoint();
+    loops_.resize(point.depth + 1);  // deeper loops have ended
+    Loop& loop = loops_[point.depth];
+    if (loop.entry != point.entry) loop = Loop{point.entry};
+    if (loop.done || accesses < loop.nextAt) return 0;
+    image_.clear();
+    engine_.captureState(image_);
+    // A look costs about the image and the counters: looks are at least twice that many accesses apart.
+    if (loop.gap == 0) loop.gap = 2 * (image_.size() + 8 * counts_.size());
+    for (auto it = loop.seen.rbegin(); it != loop.seen.rend(); ++it) {
+      if (it->image != image_) continue;
+      const std::int64_t period = it->remaining - point.remaining;
+      const std::int64_t periods = point.remaining / period;
+      loop.done = true;  // fewer than a period is left after a warp, and nothing before one
+      if (periods == 0) return 0;
+      const auto times = static_cast<std::uint64_t>(periods);
+      for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] = repeated(counts_[i], it->counts[i], times);
+      engine_.repeatStats(it->stats, times);
+      stream.skipIterations(periods * period);
+      return times * (accesses - it->accesses);
+    }
+    if (loop.seen.size() == kKept) loop.seen.erase(loop.seen.begin());
+    loop.seen.push_back(Snapshot{point.remaining, accesses, image_, engine_.stats(), counts_});
+    // States that do not repeat soon may still repeat later (FIFO cycles): look less often, then stop.
+    ++loop.looks;
+    if (loop.looks % kKept == 0) loop.gap *= 2;
+    loop.done = loop.looks >= kMaxLooks;
+    loop.nextAt = accesses + loop.gap;
+    return 0;
+  }
+
+ private:
+  static constexpr std::size_t kKept = 4;  // periods of up to four looks are found
+  static constexpr int kMaxLooks = 40;
+  struct Snapshot {
+    std::int64_t remaining = 0;
+    std::uint64_t accesses = 0;
+    std::vector<std::uint64_t> image;
+    std::vector<cache::LevelStats> stats;
+    std::vector<LevelCounts> counts;
+  };
+  struct Loop {
+    std::uint64_t entry = 0;
+    std::vector<Snapshot> seen;
+    std::uint64_t nextAt = 0;
+    std::uint64_t gap = 0;
+    int looks = 0;
+    bool done = false;
+  };
+
+  Engine& engine_;
+  std::vector<LevelCounts>& counts_;
+  std::vector<Loop> loops_;  // by the loop's depth in the stream's frame stack
+  std::vector<std::uint64_t> image_;
+};
+
+}  // namespace cats::sim

@@ -1,0 +1,62 @@
+#include "simulation_compare.hpp"
+
+#include <catch2/catch.hpp>
+
+namespace cats::test {
+
+bool sameCounts(const sim::LevelCounts& a, const sim::LevelCounts& b) {
+  return a.reads == b.reads && a.writes == b.writes && a.readMisses == b.readMisses && a.writeMisses == b.writeMisses && a.missClass == b.missClass;
+}
+
+sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config,
+                                          sim::StreamOptions options) {
+  options.fastPaths = true;
+  sim::SimulationResult fast = sim::simulate(program, events, config, options);
+  options.fastPaths = false;
+  sim::SimulationResult plain = sim::simulate(program, events, config, options);
+  REQUIRE(fast.accesses == plain.accesses);
+  CHECK(plain.warpedAccesses == 0);
+  CHECK(fast.levelStats == plain.levelStats);
+  CHECK(fast.memory == plain.memory);
+  CHECK(fast.approximate == plain.approximate);
+  for (std::size_t k = 0; k < plain.totals.size(); ++k) CHECK(sameCounts(fast.totals[k], plain.totals[k]));
+  bool sameEvents = true;
+  for (std::size_t e = 0; e < events; ++e)
+    for (std::size_t k = 0; k < plain.totals.size(); ++k) sameEvents = sameEvents && sameCounts(fast.byEvent[e][k], plain.byEvent[e][k]);
+  CHECK(sameEvents);
+  return fast;
+}
+
+cache::LevelConfig cacheLevel(const char* name, std::uint64_t size, std::uint32_t ways, std::uint32_t line) {
+  cache::LevelConfig l;
+  l.name = name;
+  l.sizeBytes = size;
+  l.associativity = ways;
+  l.lineBytes = line;
+  return l;
+}
+
+std::vector<cache::HierarchyConfig> policyConfigurations() {
+  std::vector<cache::HierarchyConfig> out;
+  for (auto replacement : {cache::Replacement::Lru, cache::Replacement::Fifo, cache::Replacement::Random, cache::Replacement::TreePlru})
+    for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive})
+      for (bool classify : {false, true})
+        for (int writes = 0; writes < 3; ++writes) {
+          cache::HierarchyConfig c;
+          c.levels = {cacheLevel("D1", 512, 2, 32), cacheLevel("LL", 4096, 4, inclusion == cache::Inclusion::Exclusive ? 32 : 64)};
+          c.levels[0].replacement = replacement;
+          c.levels[1].replacement = replacement;
+          if (writes == 1) c.levels[0].write = cache::WritePolicy::WriteThrough;
+          if (writes == 2) c.levels[0].allocate = cache::AllocatePolicy::NoWriteAllocate;
+          c.inclusion = inclusion;
+          c.classifyMisses = classify;
+          c.seed = 7;
+          out.push_back(c);
+        }
+  cache::HierarchyConfig one;  // one level, the fast engine's configuration
+  one.levels = {cacheLevel("D1", 1024, 4, 64)};
+  out.push_back(one);
+  return out;
+}
+
+}  // namespace cats::test
