@@ -37,7 +37,10 @@ class RepeatWarp {
     const RepeatPoint point = stream.repeatPoint();
     loops_.resize(point.depth + 1);  // deeper loops have ended
     Loop& loop = loops_[point.depth];
-    if (loop.entry != point.entry) loop = Loop{point.entry};
+    if (loop.entry != point.entry) {
+      loop = Loop{};
+      loop.entry = point.entry;
+    }
     if (loop.done || accesses < loop.nextAt) return 0;
     image_.clear();
     engine_.captureState(image_);

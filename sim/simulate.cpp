@@ -75,7 +75,9 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, 
   std::vector<Record> batch(kBatch);
   Outcome outcome;
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
-  while (std::size_t n = stream.next(batch.data(), batch.size())) {
+  for (;;) {
+    const std::size_t n = stream.next(batch.data(), batch.size());
+    if (stream.ended(n)) break;
     const LeafRun& offer = stream.offeredRun();
     const std::size_t runFrom = n - offer.count;
     for (std::size_t i = 0; i < runFrom; ++i) {

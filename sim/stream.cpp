@@ -662,9 +662,7 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     if (f.pc >= f.block->size()) {
       endOfBlock();
       if (repeatPoint_.remaining == 0) continue;
-      if (n > 0) break;  // the caller sees the state at the iteration's start
-      repeatPoint_ = RepeatPoint{};  // nothing to simulate since the last batch: no point to stop at
-      continue;
+      break;  // the caller sees the state at the iteration's start (maybe after no records at all)
     }
     const Op& op = (*f.block)[f.pc];
     if (const auto* a = std::get_if<AccessOp>(&op.value)) {

@@ -51,8 +51,11 @@ class AddressStream {
  public:
   AddressStream(const Program& program, const StreamOptions& options);
 
-  /// Writes up to "capacity" records (capacity >= 1) to "out"; 0 means the stream has ended.
+  /// Writes up to "capacity" records (capacity >= 1) to "out"; 0 means the stream has ended,
+  /// except with repeatPoints, where a batch may end at a repeat point with no records.
   std::size_t next(Record* out, std::size_t capacity);
+  /// True if a batch of "made" records from next() means the stream has ended.
+  bool ended(std::size_t made) const { return made == 0 && repeatPoint_.remaining == 0; }
 
   /// Base address each container had when last allocated (nullopt: never placed).
   std::optional<std::uint64_t> baseOf(std::uint32_t container) const;
