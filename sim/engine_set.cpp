@@ -80,6 +80,17 @@ cache::MemoryTraffic EngineSet::memoryTraffic(std::size_t config) const {
   throw std::out_of_range("EngineSet::memoryTraffic: no configuration " + std::to_string(config));
 }
 
+void EngineSet::completeCounts(std::vector<LevelCounts>& counts) const {
+  for (std::size_t event = 0; event + levels_ <= counts.size(); event += levels_)
+    for (const Family& family : families_) {
+      const LevelCounts& lead = counts[event + family.slots.front().offset];
+      for (const Slot& slot : family.slots) {
+        counts[event + slot.offset].reads = lead.reads;
+        counts[event + slot.offset].writes = lead.writes;
+      }
+    }
+}
+
 void EngineSet::resize(Outcome& out) const {
   out.fast.resize(fast_.size());
   out.general.resize(general_.size());

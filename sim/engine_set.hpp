@@ -41,16 +41,11 @@ class EngineSet {
     for (std::size_t i = 0; i < fast_.size(); ++i) attributeMru(out.fast[i], fast_[i].levels, isWrite, counts + fast_[i].offset);
     for (std::size_t i = 0; i < general_.size(); ++i)
       sim::attribute(out.general[i], general_[i].levels, isWrite, counts + general_[i].offset);
-    for (std::size_t i = 0; i < families_.size(); ++i)
-      for (const Slot& slot : families_[i].slots) {
-        LevelCounts& c = counts[slot.offset];
-        const bool missed = (out.families[i].missed >> slot.member & 1) != 0;
-        c.writes += isWrite;
-        c.reads += !isWrite;
-        c.writeMisses += isWrite && missed;
-        c.readMisses += !isWrite && missed;
-      }
+    for (std::size_t i = 0; i < families_.size(); ++i) attributeFamily(families_[i], out.families[i].missed, isWrite, counts);
   }
+
+  /// Completes counters attribute() left to the end ("counts": levels() per event).
+  void completeCounts(std::vector<LevelCounts>& counts) const;
 
   /// First-level hits every member's caller proved changed nothing but the counters.
   void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes);
@@ -77,6 +72,17 @@ class EngineSet {
     cache::LruStackFamily engine;
     std::vector<Slot> slots;
   };
+
+  /* Every family member sees every access: its reads and writes go to the first slot only
+     (completeCounts() copies them), its misses to each slot whose member missed. */
+  static void attributeFamily(const Family& family, std::uint64_t missed, bool isWrite, LevelCounts* counts) {
+    LevelCounts& lead = counts[family.slots.front().offset];
+    lead.writes += isWrite;
+    lead.reads += !isWrite;
+    if (missed == 0) return;
+    for (const Slot& slot : family.slots)
+      if (missed >> slot.member & 1) ++(isWrite ? counts[slot.offset].writeMisses : counts[slot.offset].readMisses);
+  }
 
   void resize(Outcome& out) const;
   void addFamilies(const std::vector<cache::HierarchyConfig>& configs, std::vector<bool>& placed);

@@ -146,6 +146,7 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
       [&engines](const EngineSet::Outcome& outcome, std::size_t /*levels*/, bool isWrite, LevelCounts* event) {
         engines.attribute(outcome, isWrite, event);
       });
+  engines.completeCounts(counts);
   std::vector<SimulationResult> results(configs.size());
   for (std::size_t c = 0; c < configs.size(); ++c) {
     SimulationResult& result = results[c];

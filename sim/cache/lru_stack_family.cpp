@@ -50,7 +50,7 @@ LruStackFamily::LruStackFamily(const std::vector<HierarchyConfig>& members) {
   counts_.assign(ways_.size(), MemberCounts{});
 }
 
-void LruStackFamily::access(std::uint64_t address, std::uint32_t size, bool isWrite, FamilyOutcome& out) {
+void LruStackFamily::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, FamilyOutcome& out) {
   const std::uint64_t end = address + (size == 0 ? 1 : size);
   const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
   std::uint64_t missed = 0;

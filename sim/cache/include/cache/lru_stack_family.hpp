@@ -28,7 +28,20 @@ class LruStackFamily {
   /// Members with distinct associativities (at most kMaxMembers), each fits() and of one familyKey().
   explicit LruStackFamily(const std::vector<HierarchyConfig>& members);
 
-  void access(std::uint64_t address, std::uint32_t size, bool isWrite, FamilyOutcome& out);
+  /// One access; a one-line access to the line on top of its set's stack is settled here, inline.
+  void access(std::uint64_t address, std::uint32_t size, bool isWrite, FamilyOutcome& out) {
+    const std::uint64_t line = address >> lineBits_;
+    if (size != 0 && ((address + size - 1) >> lineBits_) == line) {
+      Entry& top = entries_[(line & setMask_) * depth_];
+      if (top.key == line + 1) {
+        if (isWrite) top.cleanFrom = 0;
+        ++(isWrite ? writes_ : reads_);
+        out.missed = 0;
+        return;
+      }
+    }
+    accessSlow(address, size, isWrite, out);
+  }
   /// First-level hits the caller proved changed nothing but the counters, in every member.
   void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes) {
     reads_ += reads;
@@ -49,6 +62,7 @@ class LruStackFamily {
     std::uint64_t readMisses = 0, writeMisses = 0, evictions = 0, writebacks = 0, fills = 0;
   };
 
+  void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, FamilyOutcome& out);
   /// One line through every member's set; the members that missed.
   std::uint64_t demand(std::uint64_t line, bool isWrite);
   void pushDown(Entry* row, std::size_t count);
