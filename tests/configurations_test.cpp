@@ -81,6 +81,17 @@ std::vector<cache::HierarchyConfig> family(int variant) {
   return out;
 }
 
+/* Single-level LRU configurations of 8 sets and 64 B lines only: the engine set is one stack family. */
+std::vector<cache::HierarchyConfig> stackFamilyOnly() {
+  std::vector<cache::HierarchyConfig> out;
+  for (std::uint32_t ways : {1U, 2U, 4U, 8U}) {
+    cache::HierarchyConfig c;
+    c.levels = {level("D1", 8 * 64 * ways, ways, 64)};
+    out.push_back(c);
+  }
+  return out;
+}
+
 std::string machineFile(const std::string& name, const std::string& text) {
   std::string path = test::tempDir() + "/" + name;
   std::ofstream(path) << text;
@@ -99,7 +110,41 @@ TEST_CASE("one pass over several configurations: random leaf programs count exac
     options.branches = {sim::BranchPolicy::Kind::Probability, 0.5};
     INFO("trial " << trial);
     checkOnePass(program, events, family(trial % 3 == 0 ? 1 : 0), options);
+    checkOnePass(program, events, stackFamilyOnly(), options);  // its misses alone must stop bulk runs
   }
+}
+
+TEST_CASE("one pass: a bulk run is refused when only a stack family's smallest member misses", "[sim][simulate][configurations]") {
+  // Two arrays 64 KiB apart walked in step, 8 bytes per iteration: same-line runs the stream
+  // offers, all hits in 2 ways, ping-pong misses in the direct-mapped member.
+  sim::Program program;
+  for (const char* name : {"a", "b"}) {
+    sim::ContainerPlan plan;
+    plan.name = name;
+    plan.sizeBytes = 65536;
+    program.containers.push_back(plan);
+  }
+  sim::LoopOp leaf;
+  leaf.slot = 0;
+  leaf.start = sim::Formula::constant(0);
+  leaf.end = sim::Formula::constant(4000);
+  leaf.step = sim::Formula::constant(1);
+  for (std::uint32_t c = 0; c < 2; ++c) {
+    sim::AccessOp a;
+    a.tag = c;
+    a.container = c;
+    a.bytes = a.scalarBytes = 8;
+    a.offset = sim::Formula::linear(0, {{0, 8}});
+    leaf.body.push_back(sim::Op{a});
+  }
+  sim::FrameOp frame;
+  frame.body.push_back(sim::Op{std::move(leaf)});
+  program.body.push_back(sim::Op{std::move(frame)});
+  program.slots = 1;
+  std::vector<sim::SimulationResult> results = sim::simulateAll(program, 2, stackFamilyOnly(), sim::StreamOptions{});
+  CHECK(results[0].totals[0].misses() == 8000);  // direct-mapped: every access
+  CHECK(results[1].totals[0].misses() == 1000);  // 2 ways: one per line
+  checkOnePass(program, 2, stackFamilyOnly(), sim::StreamOptions{});
 }
 
 TEST_CASE("one pass over several configurations: examples count exactly as separate runs", "[sim][simulate][configurations][examples]") {
