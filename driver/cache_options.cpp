@@ -3,20 +3,22 @@
 #include "cache/machine_file.hpp"
 #include "cache/presets.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace cats::driver {
 
 void addCacheOptions(CLI::App& cmd, CacheArgs& args) {
-  cmd.add_option("--D1", args.d1, "First-level data cache: size,assoc,line in bytes (Cachegrind syntax)");
-  cmd.add_option("--L2", args.l2, "Second level: size,assoc,line");
-  cmd.add_option("--L3", args.l3, "Third level: size,assoc,line");
-  cmd.add_option("--LL", args.ll, "Last level: size,assoc,line");
-  cmd.add_option("--machine", args.machine, "Machine file (JSON, docs/cache-core.md) or preset: " + [] {
-    std::string names;
-    for (const auto& n : cache::presetNames()) names += (names.empty() ? "" : ", ") + n;
-    return names;
-  }());
+  const std::string repeat = " (repeatable: one configuration each, simulated in one pass)";
+  cmd.add_option("--D1", args.d1, "First-level data cache: size,assoc,line in bytes (Cachegrind syntax)" + repeat)->allow_extra_args(false);
+  cmd.add_option("--L2", args.l2, "Second level: size,assoc,line" + repeat)->allow_extra_args(false);
+  cmd.add_option("--L3", args.l3, "Third level: size,assoc,line" + repeat)->allow_extra_args(false);
+  cmd.add_option("--LL", args.ll, "Last level: size,assoc,line" + repeat)->allow_extra_args(false);
+  cmd.add_option("--machine", args.machine, "Machine file (JSON, docs/cache-core.md; may list several hierarchies) or preset" + repeat + ": " + [] {
+       std::string names;
+       for (const auto& n : cache::presetNames()) names += (names.empty() ? "" : ", ") + n;
+       return names;
+     }())->allow_extra_args(false);
   cmd.add_option("--replacement", args.replacement, "Replacement of every level: lru, fifo, random, plru");
   cmd.add_option("--write-policy", args.writePolicy, "write-back or write-through, every level");
   cmd.add_option("--allocate", args.allocate, "write-allocate or no-write-allocate, every level");
@@ -26,33 +28,73 @@ void addCacheOptions(CLI::App& cmd, CacheArgs& args) {
   cmd.add_option("--seed", args.seed, "Seed of every random choice (replacement, indirect offsets, branch draws)")->capture_default_str();
 }
 
-std::variant<cache::HierarchyConfig, std::string> hierarchyFrom(const CacheArgs& args) {
-  cache::HierarchyConfig config;
-  bool geometry = args.d1 || args.l2 || args.l3 || args.ll;
-  try {
-    if (args.machine && geometry) return std::string("--machine and --D1/--L2/--L3/--LL cannot be combined");
-    if (args.machine) {
-      config = std::filesystem::exists(*args.machine) ? cache::readMachineFile(*args.machine) : cache::preset(*args.machine);
-    } else if (!geometry) {
-      config = cache::preset("cats-paper");
-    } else {
-      auto level = [&](const std::optional<std::string>& text, const std::string& fallback, const char* name) -> std::string {
-        auto parsed = cache::parseGeometry(text.value_or(fallback), name);
-        if (!parsed.value) return "--" + std::string(name) + ": " + parsed.error;
-        config.levels.push_back(*parsed.value);
-        return {};
-      };
-      if (auto e = level(args.d1, "32768,8,64", "D1"); !e.empty()) return e;
-      if (args.l2)
-        if (auto e = level(args.l2, "", "L2"); !e.empty()) return e;
-      if (args.l3)
-        if (auto e = level(args.l3, "", "L3"); !e.empty()) return e;
-      if (args.ll)
-        if (auto e = level(args.ll, "", "LL"); !e.empty()) return e;
-    }
-  } catch (const std::exception& e) {
-    return std::string(e.what());
+namespace {
+
+struct GeometryOption {
+  const char* name;
+  const std::vector<std::string>* values;
+};
+
+/* How many configurations the geometry options make: each is given 0, 1 or the same n > 1
+   times; otherwise a message (a cross product or a guess at pairing would be ambiguous). */
+std::variant<std::size_t, std::string> geometryCount(const std::vector<GeometryOption>& options) {
+  std::size_t count = 1;
+  const GeometryOption* repeated = nullptr;
+  for (const GeometryOption& o : options) {
+    if (o.values->size() <= 1) continue;
+    if (repeated && o.values->size() != count)
+      return "--" + std::string(repeated->name) + " is given " + std::to_string(count) + " times and --" + o.name + " " +
+             std::to_string(o.values->size()) + " times: options given more than once pair up in order, so they must be given equally often";
+    repeated = &o;
+    count = o.values->size();
   }
+  return count;
+}
+
+/* Configuration "index" of the geometry options, or a message. */
+std::variant<cache::HierarchyConfig, std::string> geometryConfig(const std::vector<GeometryOption>& options, std::size_t index) {
+  cache::HierarchyConfig config;
+  for (const GeometryOption& o : options) {
+    const bool first = std::string(o.name) == "D1";
+    if (o.values->empty() && !first) continue;
+    const std::string text = o.values->empty() ? "32768,8,64" : (*o.values)[o.values->size() == 1 ? 0 : index];
+    auto parsed = cache::parseGeometry(text, o.name);
+    if (!parsed.value) return "--" + std::string(o.name) + ": " + parsed.error;
+    config.levels.push_back(*parsed.value);
+  }
+  return config;
+}
+
+/* The hierarchies of --machine (files, each one or more, or presets) or of the geometry options. */
+std::variant<std::vector<cache::HierarchyConfig>, std::string> baseConfigs(const CacheArgs& args) {
+  const std::vector<GeometryOption> geometry = {{"D1", &args.d1}, {"L2", &args.l2}, {"L3", &args.l3}, {"LL", &args.ll}};
+  const bool anyGeometry = std::any_of(geometry.begin(), geometry.end(), [](const GeometryOption& o) { return !o.values->empty(); });
+  std::vector<cache::HierarchyConfig> out;
+  if (!args.machine.empty() && anyGeometry) return std::string("--machine and --D1/--L2/--L3/--LL cannot be combined");
+  if (!args.machine.empty()) {
+    for (const std::string& machine : args.machine) {
+      if (!std::filesystem::exists(machine)) {
+        out.push_back(cache::preset(machine));
+        continue;
+      }
+      std::vector<cache::HierarchyConfig> listed = cache::readMachinesFile(machine);
+      out.insert(out.end(), listed.begin(), listed.end());
+    }
+    return out;
+  }
+  if (!anyGeometry) return std::vector<cache::HierarchyConfig>{cache::preset("cats-paper")};
+  auto count = geometryCount(geometry);
+  if (auto* message = std::get_if<std::string>(&count)) return *message;
+  for (std::size_t i = 0; i < std::get<std::size_t>(count); ++i) {
+    auto config = geometryConfig(geometry, i);
+    if (auto* message = std::get_if<std::string>(&config)) return *message;
+    out.push_back(std::get<cache::HierarchyConfig>(config));
+  }
+  return out;
+}
+
+/* The policy options applied to "config", or a message. */
+std::string applyPolicies(const CacheArgs& args, cache::HierarchyConfig& config) {
   if (args.replacement) {
     auto r = cache::parseReplacement(*args.replacement);
     if (!r) return "--replacement: '" + *args.replacement + "' is not lru, fifo, random or plru";
@@ -75,13 +117,38 @@ std::variant<cache::HierarchyConfig, std::string> hierarchyFrom(const CacheArgs&
   }
   config.seed = args.seed;
   config.classifyMisses = args.missClasses;
-  std::vector<std::string> problems = cache::validate(config);
-  if (!problems.empty()) {
-    std::string text = "invalid cache configuration:";
-    for (const auto& p : problems) text += "\n  " + p;
-    return text;
+  return {};
+}
+
+}  // namespace
+
+std::variant<std::vector<cache::HierarchyConfig>, std::string> hierarchiesFrom(const CacheArgs& args) {
+  std::variant<std::vector<cache::HierarchyConfig>, std::string> base;
+  try {
+    base = baseConfigs(args);
+  } catch (const std::exception& e) {
+    return std::string(e.what());
   }
-  return config;
+  if (auto* message = std::get_if<std::string>(&base)) return *message;
+  auto& configs = std::get<std::vector<cache::HierarchyConfig>>(base);
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    if (auto message = applyPolicies(args, configs[c]); !message.empty()) return message;
+    std::vector<std::string> problems = cache::validate(configs[c]);
+    if (!problems.empty()) {
+      std::string text = configs.size() == 1 ? "invalid cache configuration:" : "invalid cache configuration " + std::to_string(c + 1) + ":";
+      for (const auto& p : problems) text += "\n  " + p;
+      return text;
+    }
+  }
+  return configs;
+}
+
+std::variant<cache::HierarchyConfig, std::string> hierarchyFrom(const CacheArgs& args) {
+  auto configs = hierarchiesFrom(args);
+  if (auto* message = std::get_if<std::string>(&configs)) return *message;
+  const auto& all = std::get<std::vector<cache::HierarchyConfig>>(configs);
+  if (all.size() != 1) return "this command takes one cache configuration; the options describe " + std::to_string(all.size());
+  return all.front();
 }
 
 }  // namespace cats::driver

@@ -101,15 +101,32 @@ std::optional<CompilerRun> askCompiler(const SimulateArgs& args, sim::CompilerKi
   return run;
 }
 
+/* The report of one configuration, or of several side by side, in the format asked for. */
+std::string reportText(const SimulateArgs& args, const trace::Trace& contexts, const std::vector<sim::SimulationResult>& results,
+                   const std::vector<cache::HierarchyConfig>& configs, sim::RegisterModel model, const sim::CompilationPlan& plan) {
+  const report::GroupBy by = *report::parseGroupBy(args.by);
+  if (results.size() == 1) {
+    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel};
+    return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
+  }
+  report::ConfigurationsReportInput input{contexts, results, configs, model, &plan, args.explainModel};
+  return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
+}
+
 }  // namespace
 
 int runSimulate(const SimulateArgs& args) {
-  auto hierarchy = hierarchyFrom(args.cache);
-  if (auto* message = std::get_if<std::string>(&hierarchy)) {
+  auto hierarchies = hierarchiesFrom(args.cache);
+  if (auto* message = std::get_if<std::string>(&hierarchies)) {
     std::cerr << "cats-static: error: " << *message << "\n";
     return 2;
   }
-  const cache::HierarchyConfig& config = std::get<cache::HierarchyConfig>(hierarchy);
+  const std::vector<cache::HierarchyConfig>& configs = std::get<std::vector<cache::HierarchyConfig>>(hierarchies);
+  const cache::HierarchyConfig& config = configs.front();
+  if (args.din && configs.size() > 1) {
+    std::cerr << "cats-static: error: --din replays one cache configuration; the options describe " << configs.size() << "\n";
+    return 2;
+  }
   if (args.din) return replayDin(args, config);
 
   auto target = compilerTargetFrom(args.compiler);
@@ -165,12 +182,13 @@ int runSimulate(const SimulateArgs& args) {
   bool terminal = isatty(STDERR_FILENO) != 0;
   sim::Progress progress;
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
-  sim::SimulationResult result = sim::simulate(program, contexts.events.size(), config, stream, progress);
-  if (terminal && result.accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
-  result.notes.insert(result.notes.begin(), plan.notes.begin(), plan.notes.end());
-  if (asked && !asked->problems.empty()) result.approximate = true;
-  report::SimulationReportInput input{contexts, result, config, options.model, &plan, args.explainModel};
-  std::string text = args.format == "json" ? report::simulationJson(input) : report::simulationText(input, *report::parseGroupBy(args.by));
+  std::vector<sim::SimulationResult> results = sim::simulateAll(program, contexts.events.size(), configs, stream, progress);
+  if (terminal && results.front().accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
+  for (sim::SimulationResult& result : results) {
+    result.notes.insert(result.notes.begin(), plan.notes.begin(), plan.notes.end());
+    if (asked && !asked->problems.empty()) result.approximate = true;
+  }
+  std::string text = reportText(args, contexts, results, configs, options.model, plan);
   int rc = emit(text, args.output);
   return rc ? rc : traced.exitCode;
 }

@@ -14,8 +14,8 @@
 namespace cats::driver {
 
 struct CacheArgs {
-  std::optional<std::string> d1, l2, l3, ll;  // Cachegrind-style size,assoc,line
-  std::optional<std::string> machine;         // machine file or preset name
+  std::vector<std::string> d1, l2, l3, ll;  // Cachegrind-style size,assoc,line; repeated: one per configuration
+  std::vector<std::string> machine;         // machine files (each one or more hierarchies) or preset names
   std::optional<std::string> replacement, writePolicy, allocate, inclusion;
   bool missClasses = false;
   std::uint64_t seed = 1;

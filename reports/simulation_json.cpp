@@ -30,30 +30,23 @@ ordered_json groupsJson(const SimulationReportInput& in, GroupBy by) {
   return out;
 }
 
-}  // namespace
+ordered_json hierarchyJson(const cache::HierarchyConfig& config) {
+  ordered_json out;
+  out["inclusion"] = std::string(cache::toString(config.inclusion));
+  out["levels"] = ordered_json::array();
+  for (const auto& l : config.levels)
+    out["levels"].push_back(ordered_json{{"name", l.name},
+                                         {"size_bytes", l.sizeBytes},
+                                         {"associativity", l.associativity},
+                                         {"line_bytes", l.lineBytes},
+                                         {"replacement", std::string(cache::toString(l.replacement))},
+                                         {"write", std::string(cache::toString(l.write))},
+                                         {"allocate", std::string(cache::toString(l.allocate))}});
+  return out;
+}
 
-std::string simulationJson(const SimulationReportInput& in) {
-  const auto& r = in.result;
-  ordered_json root;
-  root["format"] = "cats-static-simulation";
-  root["version"] = kSimulationFormatVersion;
-  root["levels"] = r.levels;
-  root["hierarchy"]["inclusion"] = std::string(cache::toString(in.config.inclusion));
-  root["hierarchy"]["levels"] = ordered_json::array();
-  for (const auto& l : in.config.levels)
-    root["hierarchy"]["levels"].push_back(ordered_json{{"name", l.name},
-                                                       {"size_bytes", l.sizeBytes},
-                                                       {"associativity", l.associativity},
-                                                       {"line_bytes", l.lineBytes},
-                                                       {"replacement", std::string(cache::toString(l.replacement))},
-                                                       {"write", std::string(cache::toString(l.write))},
-                                                       {"allocate", std::string(cache::toString(l.allocate))}});
-  root["model"] = in.model == sim::RegisterModel::O0 ? "O0" : "O2";
-  if (in.plan) root["compiler"] = in.plan->target.label();
-  root["bindings"] = in.trace.bindings;
-  root["accesses"] = r.accesses;
-  root["approximate"] = r.approximate;
-  root["totals"] = ordered_json::object();
+ordered_json totalsJson(const sim::SimulationResult& r) {
+  ordered_json out = ordered_json::object();
   for (std::size_t k = 0; k < r.levels.size(); ++k) {
     const auto& s = r.levelStats[k];
     ordered_json j = countsJson(r.totals[k]);
@@ -62,21 +55,71 @@ std::string simulationJson(const SimulationReportInput& in) {
     j["writebacks"] = s.writebacks;
     j["bytes_from_below"] = s.bytesFromBelow;
     j["bytes_to_below"] = s.bytesToBelow;
-    root["totals"][r.levels[k]] = std::move(j);
+    out[r.levels[k]] = std::move(j);
   }
-  root["memory"] = {{"read_bytes", r.memory.readBytes}, {"write_bytes", r.memory.writeBytes}};
-  root["by_function"] = groupsJson(in, GroupBy::Function);
-  root["by_compiled_function"] = groupsJson(in, GroupBy::CompiledFunction);
-  root["by_container"] = groupsJson(in, GroupBy::Container);
-  root["by_field"] = groupsJson(in, GroupBy::Field);
-  root["by_loop"] = groupsJson(in, GroupBy::Loop);
-  root["by_line"] = groupsJson(in, GroupBy::Line);
-  root["by_context"] = groupsJson(in, GroupBy::Context);
+  return out;
+}
+
+ordered_json memoryJson(const sim::SimulationResult& r) { return {{"read_bytes", r.memory.readBytes}, {"write_bytes", r.memory.writeBytes}}; }
+
+/* The by_* members of one configuration's report, in their order. */
+void addGroups(ordered_json& out, const SimulationReportInput& in) {
+  out["by_function"] = groupsJson(in, GroupBy::Function);
+  out["by_compiled_function"] = groupsJson(in, GroupBy::CompiledFunction);
+  out["by_container"] = groupsJson(in, GroupBy::Container);
+  out["by_field"] = groupsJson(in, GroupBy::Field);
+  out["by_loop"] = groupsJson(in, GroupBy::Loop);
+  out["by_line"] = groupsJson(in, GroupBy::Line);
+  out["by_context"] = groupsJson(in, GroupBy::Context);
+}
+
+ordered_json reportJson(const SimulationReportInput& in) {
+  const auto& r = in.result;
+  ordered_json root;
+  root["format"] = "cats-static-simulation";
+  root["version"] = kSimulationFormatVersion;
+  root["levels"] = r.levels;
+  root["hierarchy"] = hierarchyJson(in.config);
+  root["model"] = in.model == sim::RegisterModel::O0 ? "O0" : "O2";
+  if (in.plan) root["compiler"] = in.plan->target.label();
+  root["bindings"] = in.trace.bindings;
+  root["accesses"] = r.accesses;
+  root["approximate"] = r.approximate;
+  root["totals"] = totalsJson(r);
+  root["memory"] = memoryJson(r);
+  addGroups(root, in);
   root["notes"] = r.notes;
   if (in.plan && in.explainModel) root["compiler_model"] = compilerModelJson(in.trace, *in.plan);
-  // Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
-  // become U+FFFD instead of failing the whole report.
-  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
+  return root;
+}
+
+/* Source text need not be UTF-8 (a Latin-1 string literal in an access): bytes that are not
+   become U+FFFD instead of failing the whole report. */
+std::string dump(const ordered_json& root) { return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n"; }
+
+}  // namespace
+
+std::string simulationJson(const SimulationReportInput& in) { return dump(reportJson(in)); }
+
+std::string simulationJson(const ConfigurationsReportInput& in) {
+  ordered_json first = reportJson({in.trace, in.results.front(), in.configs.front(), in.model, in.plan, in.explainModel});
+  ordered_json root;
+  for (auto it = first.begin(); it != first.end(); ++it) {
+    root[it.key()] = std::move(it.value());
+    if (it.key() == "version") root["minor_version"] = kSimulationFormatMinorVersion;
+  }
+  root["configurations"] = ordered_json::array();
+  for (std::size_t c = 0; c < in.results.size(); ++c) {
+    ordered_json entry;
+    entry["label"] = configurationLabel(in.configs[c]);
+    entry["levels"] = in.results[c].levels;
+    entry["hierarchy"] = hierarchyJson(in.configs[c]);
+    entry["totals"] = totalsJson(in.results[c]);
+    entry["memory"] = memoryJson(in.results[c]);
+    addGroups(entry, {in.trace, in.results[c], in.configs[c], in.model, in.plan, false});
+    root["configurations"].push_back(std::move(entry));
+  }
+  return dump(root);
 }
 
 }  // namespace cats::report

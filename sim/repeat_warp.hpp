@@ -25,6 +25,10 @@ inline LevelCounts repeated(const LevelCounts& now, const LevelCounts& before, s
   return out;
 }
 
+/// Engines whose whole state can be compared: warping applies to them.
+template <class Engine>
+concept CapturesState = requires(const Engine& engine, std::vector<std::uint64_t>& image) { engine.captureState(image); };
+
 /// "Engine" is a cache hierarchy with captureState(), stats() and repeatStats().
 template <class Engine>
 class RepeatWarp {

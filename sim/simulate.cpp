@@ -2,7 +2,12 @@
 // outcome added to the counters of the record's trace event.
 #include "sim/simulate.hpp"
 
+#include "attribution.hpp"
 #include "cache/mru_hierarchy.hpp"
+#include "engine_set.hpp"
+
+#include <algorithm>
+#include <array>
 
 #include "repeat_warp.hpp"
 
@@ -22,47 +27,13 @@ namespace {
 constexpr std::size_t kBatch = 4096;
 constexpr std::uint64_t kProgressEvery = std::uint64_t{1} << 24;
 
-/* Adds the demand access of every level "outcome" touched to "counts". Like Cachegrind, a
-   lower level's access counts as a read or write by the core's operation: the fill a write miss
-   causes below is a write miss there if it misses. */
-inline void attribute(const cache::Outcome& outcome, std::size_t levels, bool isWrite, LevelCounts* counts) {
-  for (std::size_t k = 0; k < levels; ++k) {
-    const cache::LevelOutcome& level = outcome.level(k);
-    if (!level.accessed) break;  // a level is only reached through the one above
-    LevelCounts& c = counts[k];
-    c.writes += isWrite;
-    c.reads += !isWrite;
-    if (!level.missed) continue;  // write-through: a level below a hit can still be written
-    c.writeMisses += isWrite;
-    c.readMisses += !isWrite;
-    if (level.missClass != cache::MissClass::None) ++c.missClass[cache::missClassIndex(level.missClass)];
-  }
+/* Where the first level of each configuration of "hierarchy" sits among its levels: one engine
+   is one configuration; an EngineSet says where each of its members starts. */
+template <typename Engine>
+std::array<std::size_t, 1> firstLevels(const Engine& /*hierarchy*/) {
+  return {0};
 }
-
-
-/* Adds a fast-engine outcome (bit k: level k accessed / missed) to "counts". */
-inline void attributeMru(const cache::MruOutcome& outcome, std::size_t levels, bool isWrite, LevelCounts* counts) {
-  if (outcome.missed == 0 && outcome.accessed == 1) {  // the common first-level hit
-    counts[0].writes += isWrite;
-    counts[0].reads += !isWrite;
-    return;
-  }
-  for (std::size_t k = 0; k < levels && (outcome.accessed >> k & 1); ++k) {
-    LevelCounts& c = counts[k];
-    c.writes += isWrite;
-    c.reads += !isWrite;
-    if (!(outcome.missed >> k & 1)) break;
-    c.writeMisses += isWrite;
-    c.readMisses += !isWrite;
-  }
-}
-
-/* A first-level hit that did nothing else (no effect there, nothing below). */
-inline bool firstLevelOnly(const cache::Outcome& o) {
-  const cache::LevelOutcome& top = o.level(0);
-  return top.accessed && !top.missed && (o.levelCount() < 2 || !o.level(1).accessed) && top.effects == cache::LevelStats{};
-}
-inline bool firstLevelOnly(const cache::MruOutcome& o) { return o.accessed == 1 && o.missed == 0; }
+const std::vector<std::size_t>& firstLevels(const EngineSet& set) { return set.firstLevels(); }
 
 /* The stream through "hierarchy", every record's outcome added to its event's counters. A run
    the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when its first
@@ -98,8 +69,8 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, 
         const auto repeats = static_cast<std::uint64_t>(offer.repeats);
         std::uint64_t reads = 0, writes = 0;
         for (std::size_t i = runFrom; i < n; ++i) {
-          LevelCounts& c = counts[static_cast<std::size_t>(batch[i].tag) * levels];
-          (batch[i].write ? c.writes : c.reads) += repeats;
+          LevelCounts* event = &counts[static_cast<std::size_t>(batch[i].tag) * levels];
+          for (std::size_t first : firstLevels(hierarchy)) (batch[i].write ? event[first].writes : event[first].reads) += repeats;
           (batch[i].write ? writes : reads) += repeats;
         }
         hierarchy.addFirstLevelHits(reads, writes);
@@ -107,10 +78,12 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, 
       }
       stream.resolveRun(allHits);
     }
-    if (stream.repeatPoint().remaining > 0) {
-      const std::uint64_t skipped = warp.at(stream, accesses);
-      accesses += skipped;
-      warped += skipped;
+    if constexpr (CapturesState<Engine>) {
+      if (stream.repeatPoint().remaining > 0) {
+        const std::uint64_t skipped = warp.at(stream, accesses);
+        accesses += skipped;
+        warped += skipped;
+      }
     }
     if (progress && accesses >= nextReport) {
       progress(accesses);
@@ -159,6 +132,60 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   result.approximate = result.approximate || program.approximate;
   result.notes = program.notes;
   return result;
+}
+
+namespace {
+
+/* The first-level line the stream may offer runs at for all of "configs" (0: none). A run of
+   same-line iterations at the smallest line size is one at every larger (aligned, power of two)
+   size too; a write-through first level anywhere makes runs useless. */
+std::uint32_t runLineBytes(const std::vector<cache::HierarchyConfig>& configs) {
+  std::uint32_t line = 0;
+  for (const cache::HierarchyConfig& config : configs) {
+    if (config.levels.empty() || config.levels[0].write != cache::WritePolicy::WriteBack) return 0;
+    line = line == 0 ? config.levels[0].lineBytes : std::min(line, config.levels[0].lineBytes);
+  }
+  return line;
+}
+
+}  // namespace
+
+std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
+                                          const StreamOptions& options, const Progress& progress) {
+  if (configs.size() == 1) return {simulate(program, eventCount, configs[0], options, progress)};
+  EngineSet engines(configs);
+  const std::size_t stride = engines.levels();
+  std::vector<LevelCounts> counts(eventCount * stride);
+  StreamOptions streamOptions = options;
+  if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(configs);
+  AddressStream stream(program, streamOptions);  // no repeat points: the stack families' counters are completed at the end, not warpable
+  std::uint64_t warped = 0;
+  const std::uint64_t accesses = run<EngineSet, EngineSet::Outcome>(
+      stream, engines, stride, counts, progress,
+      [&engines](const EngineSet::Outcome& outcome, std::size_t /*levels*/, bool isWrite, LevelCounts* event) {
+        engines.attribute(outcome, isWrite, event);
+      },
+      warped);
+  engines.completeCounts(counts);
+  std::vector<SimulationResult> results(configs.size());
+  for (std::size_t c = 0; c < configs.size(); ++c) {
+    SimulationResult& result = results[c];
+    const std::size_t levels = configs[c].levels.size(), offset = engines.firstLevels()[c];
+    for (const auto& level : configs[c].levels) result.levels.push_back(level.name);
+    result.accesses = accesses;
+    result.levelStats = engines.stats(c);
+    result.memory = engines.memoryTraffic(c);
+    result.byEvent.assign(eventCount, std::vector<LevelCounts>(levels));
+    result.totals.assign(levels, LevelCounts{});
+    for (std::size_t e = 0; e < eventCount; ++e)
+      for (std::size_t k = 0; k < levels; ++k) {
+        result.byEvent[e][k] = counts[e * stride + offset + k];
+        result.totals[k] += counts[e * stride + offset + k];
+      }
+    result.approximate = program.approximate || stream.usedPolicy();
+    result.notes = program.notes;
+  }
+  return results;
 }
 
 }  // namespace cats::sim

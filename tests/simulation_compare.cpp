@@ -1,5 +1,7 @@
 #include "simulation_compare.hpp"
 
+#include "random_programs.hpp"
+
 #include <catch2/catch.hpp>
 
 namespace cats::test {
@@ -27,15 +29,6 @@ sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size
   return fast;
 }
 
-cache::LevelConfig cacheLevel(const char* name, std::uint64_t size, std::uint32_t ways, std::uint32_t line) {
-  cache::LevelConfig l;
-  l.name = name;
-  l.sizeBytes = size;
-  l.associativity = ways;
-  l.lineBytes = line;
-  return l;
-}
-
 std::vector<cache::HierarchyConfig> policyConfigurations() {
   std::vector<cache::HierarchyConfig> out;
   for (auto replacement : {cache::Replacement::Lru, cache::Replacement::Fifo, cache::Replacement::Random, cache::Replacement::TreePlru})
@@ -43,7 +36,7 @@ std::vector<cache::HierarchyConfig> policyConfigurations() {
       for (bool classify : {false, true})
         for (int writes = 0; writes < 3; ++writes) {
           cache::HierarchyConfig c;
-          c.levels = {cacheLevel("D1", 512, 2, 32), cacheLevel("LL", 4096, 4, inclusion == cache::Inclusion::Exclusive ? 32 : 64)};
+          c.levels = {level("D1", 512, 2, 32), level("LL", 4096, 4, inclusion == cache::Inclusion::Exclusive ? 32 : 64)};
           c.levels[0].replacement = replacement;
           c.levels[1].replacement = replacement;
           if (writes == 1) c.levels[0].write = cache::WritePolicy::WriteThrough;
@@ -54,7 +47,7 @@ std::vector<cache::HierarchyConfig> policyConfigurations() {
           out.push_back(c);
         }
   cache::HierarchyConfig one;  // one level, the fast engine's configuration
-  one.levels = {cacheLevel("D1", 1024, 4, 64)};
+  one.levels = {level("D1", 1024, 4, 64)};
   out.push_back(one);
   return out;
 }

@@ -16,8 +16,6 @@ bool sameCounts(const sim::LevelCounts& a, const sim::LevelCounts& b);
 sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config,
                                           sim::StreamOptions options);
 
-cache::LevelConfig cacheLevel(const char* name, std::uint64_t size, std::uint32_t ways, std::uint32_t line);
-
 /// Small two-level caches (misses, evictions, thrashing sets) in every combination of replacement,
 /// inclusion, classification and write policy, and one single-level LRU cache.
 std::vector<cache::HierarchyConfig> policyConfigurations();

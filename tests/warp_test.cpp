@@ -2,6 +2,7 @@
 // accesses, and that skipping whole periods of them counts exactly what simulating them does.
 #include "sim/concretize.hpp"
 #include "sim/simulate.hpp"
+#include "random_programs.hpp"
 #include "simulation_compare.hpp"
 #include "support.hpp"
 
@@ -12,7 +13,7 @@
 #include <random>
 
 using namespace cats;
-using test::cacheLevel;
+using test::level;
 using test::checkSameSimulation;
 
 namespace {
@@ -151,7 +152,7 @@ TEST_CASE("warping: random time loops count exactly as simulating every iteratio
   std::mt19937 rng(2026);
   const auto configs = test::policyConfigurations();
   cache::HierarchyConfig cachegrind;  // the fast engine, big enough that sweeps fit
-  cachegrind.levels = {cacheLevel("D1", 32768, 8, 64), cacheLevel("LL", 262144, 8, 64)};
+  cachegrind.levels = {level("D1", 32768, 8, 64), level("LL", 262144, 8, 64)};
   int warped = 0, lruWarps = 0, lruRuns = 0;
   for (int trial = 0; trial < 40; ++trial) {
     std::size_t events = 0;
@@ -182,9 +183,9 @@ TEST_CASE("warping a stencil's time loop: identical statistics, most accesses ne
   sim::ConcretizeOptions concretize;
   sim::Program p = sim::concretize(t, concretize);
   cache::HierarchyConfig fits;  // both grids stay in D1 after the first step
-  fits.levels = {cacheLevel("D1", 32768, 8, 64), cacheLevel("LL", 262144, 8, 64)};
+  fits.levels = {level("D1", 32768, 8, 64), level("LL", 262144, 8, 64)};
   cache::HierarchyConfig thrashes = fits;  // every step misses in D1: the state repeats all the same
-  thrashes.levels = {cacheLevel("D1", 4096, 4, 64), cacheLevel("LL", 16384, 8, 64)};
+  thrashes.levels = {level("D1", 4096, 4, 64), level("LL", 16384, 8, 64)};
   cache::HierarchyConfig fifoInclusive = thrashes;
   fifoInclusive.inclusion = cache::Inclusion::Inclusive;
   for (auto& level : fifoInclusive.levels) level.replacement = cache::Replacement::Fifo;

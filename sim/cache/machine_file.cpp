@@ -88,47 +88,86 @@ LevelConfig levelFrom(const json& value, const std::string& field) {
   return level;
 }
 
-HierarchyConfig hierarchyFrom(const json& root) {
-  if (!root.is_object()) fail("machine file", "must be a JSON object");
-  rejectUnknown(root, "", {"format", "version", "description", "inclusion", "seed", "levels"});
-  if (text(required(root, "format", "format"), "format") != kFormat) fail("format", "must be \"" + std::string(kFormat) + "\"");
-  if (whole(required(root, "version", "version"), "version", std::numeric_limits<int>::max()) != kMachineFormatVersion)
-    fail("version", "must be " + std::to_string(kMachineFormatVersion));
-  if (auto it = root.find("description"); it != root.end()) text(*it, "description");
+/* The hierarchy of the object at "field" ("" is the root): inclusion, seed and levels. */
+HierarchyConfig hierarchyAt(const json& object, const std::string& field) {
+  if (auto it = object.find("description"); it != object.end()) text(*it, member(field, "description"));
   HierarchyConfig config;
-  config.inclusion = policy(root, "", "inclusion", config.inclusion, parseInclusion, "non-inclusive, inclusive or exclusive");
-  if (auto it = root.find("seed"); it != root.end()) config.seed = whole(*it, "seed", std::numeric_limits<std::uint64_t>::max());
-  const json& levels = required(root, "levels", "levels");
-  if (!levels.is_array() || levels.empty()) fail("levels", "must be a non-empty array");
-  for (std::size_t i = 0; i < levels.size(); ++i) config.levels.push_back(levelFrom(levels[i], "levels[" + std::to_string(i) + "]"));
+  config.inclusion = policy(object, field, "inclusion", config.inclusion, parseInclusion, "non-inclusive, inclusive or exclusive");
+  if (auto it = object.find("seed"); it != object.end()) config.seed = whole(*it, member(field, "seed"), std::numeric_limits<std::uint64_t>::max());
+  const json& levels = required(object, member(field, "levels"), "levels");
+  if (!levels.is_array() || levels.empty()) fail(member(field, "levels"), "must be a non-empty array");
+  for (std::size_t i = 0; i < levels.size(); ++i)
+    config.levels.push_back(levelFrom(levels[i], member(field, "levels[" + std::to_string(i) + "]")));
   std::vector<std::string> problems = validate(config);
   if (!problems.empty()) {
-    std::string message = "invalid cache hierarchy:";
+    std::string message = field.empty() ? "invalid cache hierarchy:" : field + ": invalid cache hierarchy:";
     for (const std::string& p : problems) message += "\n  " + p;
     throw MachineFileError(message);
   }
   return config;
 }
 
-}  // namespace
+/* Every hierarchy of the file: its own levels, or each member of "hierarchies". */
+std::vector<HierarchyConfig> hierarchiesFrom(const json& root) {
+  if (!root.is_object()) fail("machine file", "must be a JSON object");
+  rejectUnknown(root, "", {"format", "version", "description", "inclusion", "seed", "levels", "hierarchies"});
+  if (text(required(root, "format", "format"), "format") != kFormat) fail("format", "must be \"" + std::string(kFormat) + "\"");
+  if (whole(required(root, "version", "version"), "version", std::numeric_limits<int>::max()) != kMachineFormatVersion)
+    fail("version", "must be " + std::to_string(kMachineFormatVersion));
+  auto list = root.find("hierarchies");
+  if (list == root.end()) return {hierarchyAt(root, "")};
+  for (const char* key : {"inclusion", "seed", "levels"})
+    if (root.contains(key)) fail(key, "not allowed beside \"hierarchies\" (give it in each hierarchy)");
+  if (!list->is_array() || list->empty()) fail("hierarchies", "must be a non-empty array");
+  std::vector<HierarchyConfig> out;
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const std::string field = "hierarchies[" + std::to_string(i) + "]";
+    if (!(*list)[i].is_object()) fail(field, "must be an object");
+    rejectUnknown((*list)[i], field, {"description", "inclusion", "seed", "levels"});
+    out.push_back(hierarchyAt((*list)[i], field));
+  }
+  return out;
+}
 
-HierarchyConfig parseMachineJson(std::string_view text) {
-  json root;
+json parse(std::string_view text) {
   try {
-    root = json::parse(text);
+    return json::parse(text);
   } catch (const json::parse_error& e) {
     throw MachineFileError(std::string("not valid JSON: ") + e.what());
   }
-  return hierarchyFrom(root);
 }
 
-HierarchyConfig readMachineFile(const std::string& path) {
+std::string contents(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw MachineFileError(path + ": cannot be read");
   std::ostringstream text;
   text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+std::vector<HierarchyConfig> parseMachinesJson(std::string_view text) { return hierarchiesFrom(parse(text)); }
+
+HierarchyConfig parseMachineJson(std::string_view text) {
+  std::vector<HierarchyConfig> all = parseMachinesJson(text);
+  if (all.size() != 1) fail("hierarchies", "holds " + std::to_string(all.size()) + " hierarchies where one is expected");
+  return all.front();
+}
+
+std::vector<HierarchyConfig> readMachinesFile(const std::string& path) {
+  std::string text = contents(path);
   try {
-    return parseMachineJson(text.str());
+    return parseMachinesJson(text);
+  } catch (const MachineFileError& e) {
+    throw MachineFileError(path + ": " + e.what());
+  }
+}
+
+HierarchyConfig readMachineFile(const std::string& path) {
+  std::string text = contents(path);
+  try {
+    return parseMachineJson(text);
   } catch (const MachineFileError& e) {
     throw MachineFileError(path + ": " + e.what());
   }

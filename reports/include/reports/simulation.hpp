@@ -15,6 +15,7 @@
 namespace cats::report {
 
 inline constexpr int kSimulationFormatVersion = 1;
+inline constexpr int kSimulationFormatMinorVersion = 1;  // the "configurations" extension (several configurations in one pass)
 inline constexpr int kCompilerModelFormatVersion = 1;  // the "compiler_model" section (--explain-model)
 
 // CompiledFunction: the function of the binary the code ends up in (inlined code counts in its
@@ -51,5 +52,25 @@ std::string compilerModelText(const trace::Trace& contexts, const sim::Compilati
 
 std::string simulationText(const SimulationReportInput& in, GroupBy by);
 std::string simulationJson(const SimulationReportInput& in);
+
+/// Several configurations simulated in one pass (sim::simulateAll): "results" and "configs" in
+/// the same order, at least two.
+struct ConfigurationsReportInput {
+  const trace::Trace& trace;
+  const std::vector<sim::SimulationResult>& results;
+  const std::vector<cache::HierarchyConfig>& configs;
+  sim::RegisterModel model;
+  const sim::CompilationPlan* plan = nullptr;
+  bool explainModel = false;
+};
+
+/// A configuration's geometry in one line, to head its columns: "D1 32KiB/8/64 LL 8MiB/16/64".
+std::string configurationLabel(const cache::HierarchyConfig& config);
+
+/// The report of the first configuration with a column set per configuration in every table.
+std::string simulationText(const ConfigurationsReportInput& in, GroupBy by);
+/// The first configuration's version-1 report, plus "minor_version" and "configurations": every
+/// configuration's hierarchy, totals and groups (docs/simulation-format.md).
+std::string simulationJson(const ConfigurationsReportInput& in);
 
 }  // namespace cats::report

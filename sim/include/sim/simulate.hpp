@@ -44,4 +44,10 @@ using Progress = std::function<void(std::uint64_t)>;
 SimulationResult simulate(const Program& program, std::size_t eventCount, const cache::HierarchyConfig& config,
                           const StreamOptions& options, const Progress& progress = {});
 
+/// simulate() of every configuration in "configs" in one pass over the stream (the stream is
+/// generated once; each access goes to every hierarchy); results in the order of "configs",
+/// each equal to what simulate() alone gives. One configuration is simulate() itself.
+std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
+                                          const StreamOptions& options, const Progress& progress = {});
+
 }  // namespace cats::sim

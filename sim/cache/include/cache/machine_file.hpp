@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cats::cache {
 
@@ -22,6 +23,11 @@ class MachineFileError : public std::runtime_error {
 HierarchyConfig parseMachineJson(std::string_view text);
 /// parseMachineJson() of the file at "path"; messages start with the path.
 HierarchyConfig readMachineFile(const std::string& path);
+/// Every hierarchy of a machine file: the one its "levels" describe, or each member of its
+/// "hierarchies" list, in order (parseMachineJson() accepts a list of one only).
+std::vector<HierarchyConfig> parseMachinesJson(std::string_view text);
+/// parseMachinesJson() of the file at "path"; messages start with the path.
+std::vector<HierarchyConfig> readMachinesFile(const std::string& path);
 /// The machine file of "config" (2-space indented, fields in a fixed order); parseMachineJson()
 /// reads it back equal, except classifyMisses, which is an analysis option, not part of a machine.
 std::string writeMachineJson(const HierarchyConfig& config);
