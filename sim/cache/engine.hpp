@@ -16,14 +16,16 @@ namespace cats::cache {
 namespace detail {
 
 /* The policies the engine is compiled for: the replacement of every level ("Mixed" when they
-   differ), the inclusion mode and whether misses are classified. Write and allocation policies
-   and line sizes stay run-time values: they cost one predictable branch per request. */
-template <Policy R, Inclusion I, bool C>
+   differ), the inclusion mode, whether misses are classified and whether the Outcome records
+   each level's effects (OutcomeDetail::Full) or only the demand flags. Write and allocation
+   policies and line sizes stay run-time values: they cost one predictable branch per request. */
+template <Policy R, Inclusion I, bool C, bool E>
 struct Axes {
   static constexpr Policy replacement = R;
   static constexpr bool inclusive = I == Inclusion::Inclusive;
   static constexpr bool exclusive = I == Inclusion::Exclusive;
   static constexpr bool classify = C;
+  static constexpr bool effects = E;
 };
 
 inline const LevelStats kNoStats{};
@@ -37,17 +39,20 @@ inline void clearCounts(LevelStats& stats) { std::memset(static_cast<void*>(&sta
 
 }  // namespace detail
 
-/* Clear what the previous access set in "out". */
+/* Clear what the previous access set in "out" (demand-only outcomes hold no effects). */
+template <class A>
 inline void Hierarchy::clearOutcome(Outcome& out) {
   for (std::uint32_t k = 0; k < out.flagged_; ++k) {
     LevelOutcome& o = out.levels_[k];
     o.accessed = o.isWrite = o.missed = false;
     o.missClass = MissClass::None;
   }
-  if (out.classAffected_)
-    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clear(out.levels_[k].effects);
-  else
-    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clearCounts(out.levels_[k].effects);
+  if constexpr (A::effects) {
+    if (out.classAffected_)
+      for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clear(out.levels_[k].effects);
+    else
+      for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clearCounts(out.levels_[k].effects);
+  }
   out.flagged_ = out.affected_ = 0;
   out.classAffected_ = false;
 }
@@ -58,18 +63,23 @@ inline void Hierarchy::clearOutcome(Outcome& out) {
   return out.levels_[k];
 }
 
-/* Add "n" to "field" of level "k"'s statistics and of this access's effects there. */
+/* Add "n" to "field" of level "k"'s statistics and (full outcomes) of this access's effects there;
+   either way the outcome notes that level "k" was affected. */
+template <class A>
 [[gnu::always_inline]] inline void Hierarchy::count(Outcome& out, std::size_t k, std::uint64_t LevelStats::*field, std::uint64_t n) {
   if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
-  out.levels_[k].effects.*field += n;
+  if constexpr (A::effects) out.levels_[k].effects.*field += n;
   stats_[k].*field += n;
 }
 
 /* A write-back of this access missed at level "k" for reason "c". */
+template <class A>
 inline void Hierarchy::countWriteMissClass(Outcome& out, std::size_t k, MissClass c) {
   if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
-  out.classAffected_ = true;
-  ++out.levels_[k].effects.writeMissClass[missClassIndex(c)];
+  if constexpr (A::effects) {
+    out.classAffected_ = true;
+    ++out.levels_[k].effects.writeMissClass[missClassIndex(c)];
+  }
   ++stats_[k].writeMissClass[missClassIndex(c)];
 }
 
@@ -96,7 +106,7 @@ void Hierarchy::rememberHit(std::uint64_t line) {
    straddling access is forgotten: a later line of it may have evicted the earlier one. */
 template <class A>
 void Hierarchy::accessPath(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
-  if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome(out);
+  if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome<A>(out);
   out.levelCount_ = levelCount_;
   if constexpr (A::classify) repeatLine_ = detail::kNoLine;
   std::uint64_t end = address + (size == 0 ? 1 : size);

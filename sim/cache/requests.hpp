@@ -62,7 +62,7 @@ void Hierarchy::demandWrite(std::size_t k, std::uint64_t address, std::uint32_t 
 /* Level "k" sends a write of "bytes" bytes at "address" to the level below (or memory). */
 template <class A>
 void Hierarchy::forwardWrite(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out) {
-  count(out, k, &LevelStats::bytesToBelow, bytes);
+  count<A>(out, k, &LevelStats::bytesToBelow, bytes);
   if (k + 1 < levels_.size()) demandWrite<A>(k + 1, address, bytes, out);
 }
 
@@ -74,7 +74,7 @@ template <class A>
   std::uint64_t set = level.setOf(line);
   std::uint32_t slot = victim != detail::kUnknownWay ? victim : level.chooseSlot<A::replacement>(set);
   if (level.lineAt(set, slot) != detail::kNoLine) evict<A>(k, set, slot, out);
-  count(out, k, &LevelStats::bytesFromBelow, level.lineBytes());
+  count<A>(out, k, &LevelStats::bytesFromBelow, level.lineBytes());
   if (k + 1 < levels_.size()) demandRead<A>(k + 1, line << level.lineBits(), out);
   return level.install<A::replacement>(set, slot, line, false);
 }
@@ -85,13 +85,13 @@ template <class A>
 [[gnu::always_inline]] inline void Hierarchy::evict(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t victim = level.lineAt(set, way);
-  count(out, k, &LevelStats::evictions);
+  count<A>(out, k, &LevelStats::evictions);
   if constexpr (A::inclusive) backInvalidate<A>(k, victim, out);
   bool dirty = level.dirtyAt(set, way);
   level.remove<A::replacement>(set, way);
   if (!dirty) return;
-  count(out, k, &LevelStats::writebacks);
-  count(out, k, &LevelStats::bytesToBelow, level.lineBytes());
+  count<A>(out, k, &LevelStats::writebacks);
+  count<A>(out, k, &LevelStats::bytesToBelow, level.lineBytes());
   receiveWriteback<A>(k + 1, victim << level.lineBits(), level.lineBytes(), out);
 }
 
@@ -110,10 +110,10 @@ void Hierarchy::backInvalidate(std::size_t k, std::uint64_t line, Outcome& out) 
       bool dirty = upper.dirtyAt(set, way);
       upper.remove<A::replacement>(set, way);
       if constexpr (A::classify) classifiers_[j].shadowRemove(u);
-      count(out, j, &LevelStats::invalidations);
+      count<A>(out, j, &LevelStats::invalidations);
       if (!dirty) continue;
-      count(out, j, &LevelStats::writebacks);
-      count(out, j, &LevelStats::bytesToBelow, upper.lineBytes());
+      count<A>(out, j, &LevelStats::writebacks);
+      count<A>(out, j, &LevelStats::bytesToBelow, upper.lineBytes());
       receiveWriteback<A>(j + 1, u << upper.lineBits(), upper.lineBytes(), out);
     }
   }
@@ -126,7 +126,7 @@ template <class A>
 void Hierarchy::receiveWriteback(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out) {
   for (; k < levels_.size(); ++k) {
     detail::Level& level = levels_[k];
-    count(out, k, &LevelStats::writes);
+    count<A>(out, k, &LevelStats::writes);
     std::uint64_t line = address >> level.lineBits();
     std::uint64_t set = level.setOf(line);
     std::uint32_t way = level.find(set, line);
@@ -137,10 +137,10 @@ void Hierarchy::receiveWriteback(std::size_t k, std::uint64_t address, std::uint
       return;
     }
     if (way == detail::kNoWay) {
-      count(out, k, &LevelStats::writeMisses);
-      if (c != MissClass::None) countWriteMissClass(out, k, c);
+      count<A>(out, k, &LevelStats::writeMisses);
+      if (c != MissClass::None) countWriteMissClass<A>(out, k, c);
     }
-    count(out, k, &LevelStats::bytesToBelow, bytes);
+    count<A>(out, k, &LevelStats::bytesToBelow, bytes);
   }
 }
 
