@@ -4,8 +4,11 @@
 // misses; and for Cachegrind's non-inclusive model, the same plus a naive-matmul-like stream
 // alternating a hitting and a missing array; and Cachegrind's geometry inclusive, exclusive, FIFO and
 // tree-PLRU; and the Demand cases: Cachegrind's geometry (non-inclusive, inclusive, exclusive)
-// filling demand-only outcomes, what `simulate` runs. "accesses" (and items_per_second) is simulated accesses per second, e.g. "250M/s".
+// filling demand-only outcomes, what `simulate` runs where MruHierarchy does not apply; and the
+// MRU engine itself on Cachegrind's geometry. "accesses" (and items_per_second) is simulated
+// accesses per second, e.g. "250M/s".
 #include "cache/hierarchy.hpp"
+#include "cache/mru_hierarchy.hpp"
 #include "cache/presets.hpp"
 
 #include <benchmark/benchmark.h>
@@ -102,6 +105,24 @@ void replayVariant(benchmark::State& state, cats::cache::Inclusion inclusion, ca
   replayConfig(state, config, make);
 }
 
+/* The same replay through the MRU-ordered engine the simulator uses for LRU, write-back,
+   write-allocate, non-inclusive hierarchies (the Cachegrind geometry). */
+void replayMru(benchmark::State& state, std::vector<std::uint64_t> (*make)()) {
+  cats::cache::HierarchyConfig config = cats::cache::preset("cachegrind");
+  cats::cache::MruHierarchy hierarchy(config);
+  std::vector<std::uint64_t> stream = make();
+  cats::cache::MruOutcome outcome;
+  for (std::uint64_t a : stream) hierarchy.access(a, 8, false, outcome);
+  std::size_t i = 0;
+  for (auto _ : state) {
+    hierarchy.access(stream[i], 8, false, outcome);
+    benchmark::DoNotOptimize(outcome);
+    i = (i + 1) & (kStreamLength - 1);
+  }
+  state.SetItemsProcessed(state.iterations());
+  state.counters["accesses"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+
 /* Cachegrind's geometry, LRU write-back write-allocate, with "inclusion", filling demand-only
    outcomes as sim/simulate.cpp does. */
 void replayDemand(benchmark::State& state, cats::cache::Inclusion inclusion, std::vector<std::uint64_t> (*make)()) {
@@ -109,6 +130,10 @@ void replayDemand(benchmark::State& state, cats::cache::Inclusion inclusion, std
   config.inclusion = inclusion;
   replayConfig(state, config, make, cats::cache::OutcomeDetail::DemandOnly);
 }
+
+void BM_MruSequentialHits(benchmark::State& state) { replayMru(state, sequentialStream); }
+void BM_MruStride4096(benchmark::State& state) { replayMru(state, strideStream); }
+void BM_MruMatmul500(benchmark::State& state) { replayMru(state, matmulStream); }
 
 void BM_TwoLevelSequentialHits(benchmark::State& state) { replay(state, "cats-paper", sequentialStream); }
 void BM_TwoLevelStride4096(benchmark::State& state) { replay(state, "cats-paper", strideStream); }
@@ -147,6 +172,9 @@ void BM_PlruMatmul500(benchmark::State& state) { replayVariant(state, Inclusion:
 
 }  // namespace
 
+BENCHMARK(BM_MruSequentialHits);
+BENCHMARK(BM_MruStride4096);
+BENCHMARK(BM_MruMatmul500);
 BENCHMARK(BM_DemandSequentialHits);
 BENCHMARK(BM_DemandStride4096);
 BENCHMARK(BM_DemandMatmul500);

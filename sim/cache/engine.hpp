@@ -102,31 +102,45 @@ void Hierarchy::rememberHit(std::uint64_t line) {
 }
 
 /* Every access access() does not settle inline: clear what "out" holds, run each first-level line
-   of the access through the hierarchy, count the demand accesses. A hit remembered during a
-   straddling access is forgotten: a later line of it may have evicted the earlier one. */
+   of the access through the hierarchy (most accesses lie in one line), count the demand accesses.
+   A hit remembered during a straddling access is forgotten: a later line of it may have evicted
+   the earlier one. */
 template <class A>
 void Hierarchy::accessPath(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
   if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome<A>(out);
   out.levelCount_ = levelCount_;
   if constexpr (A::classify) repeatLine_ = detail::kNoLine;
-  std::uint64_t end = address + (size == 0 ? 1 : size);
-  std::uint64_t first = address >> topBits_;
+  std::uint32_t bytes = size == 0 ? 1 : size;
+  if (((address + bytes - 1) >> topBits_) == address >> topBits_)
+    accessLine<A>(address, bytes, isWrite, out);
+  else
+    accessLines<A>(address, bytes, isWrite, out);
+  for (std::uint32_t k = 0; k < out.flagged_; ++k) addDemand(out.levels_[k], stats_[k]);
+}
+
+/* The "bytes" bytes at "address", within one first-level line, through the hierarchy. */
+template <class A>
+[[gnu::always_inline]] inline void Hierarchy::accessLine(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out) {
+  if constexpr (A::exclusive)
+    exclusiveAccess<A>(address >> topBits_, bytes, isWrite, out);
+  else if (isWrite)
+    demandWrite<A>(0, address, bytes, out);
+  else
+    demandRead<A>(0, address, out);
+}
+
+/* An access of "bytes" bytes at "address" straddling first-level lines, one line at a time. */
+template <class A>
+void Hierarchy::accessLines(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out) {
+  std::uint64_t end = address + bytes;
   std::uint64_t last = (end - 1) >> topBits_;
-  for (std::uint64_t line = first;; ++line) {
+  for (std::uint64_t line = address >> topBits_;; ++line) {
     std::uint64_t from = std::max(address, line << topBits_);
     std::uint64_t to = line == last ? end : (line + 1) << topBits_;
-    auto bytes = static_cast<std::uint32_t>(to - from);
-    if constexpr (A::exclusive)
-      exclusiveAccess<A>(line, bytes, isWrite, out);
-    else if (isWrite)
-      demandWrite<A>(0, from, bytes, out);
-    else
-      demandRead<A>(0, from, out);
+    accessLine<A>(from, static_cast<std::uint32_t>(to - from), isWrite, out);
     if (line == last) break;
   }
-  if constexpr (A::classify)
-    if (first != last) repeatLine_ = detail::kNoLine;
-  for (std::uint32_t k = 0; k < out.flagged_; ++k) addDemand(out.levels_[k], stats_[k]);
+  if constexpr (A::classify) repeatLine_ = detail::kNoLine;
 }
 
 }  // namespace cats::cache

@@ -32,8 +32,8 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
     return;
   }
   bool dirty = false;
-  std::size_t source = levels_.size();
-  for (std::size_t k = 1; k < levels_.size(); ++k) {
+  std::size_t source = levelCount_;
+  for (std::size_t k = 1; k < levelCount_; ++k) {
     detail::Level& level = levels_[k];
     LevelOutcome& lo = flag(out, k);
     lo.accessed = true;
@@ -61,7 +61,7 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
 template <class A>
 void Hierarchy::exclusiveWriteAround(std::uint64_t line, std::uint32_t bytes, Outcome& out) {
   count<A>(out, 0, &LevelStats::bytesToBelow, bytes);
-  for (std::size_t k = 1; k < levels_.size(); ++k) {
+  for (std::size_t k = 1; k < levelCount_; ++k) {
     detail::Level& level = levels_[k];
     LevelOutcome& lo = flag(out, k);
     lo.accessed = true;
@@ -87,7 +87,7 @@ void Hierarchy::writeInPlace(std::size_t k, std::uint64_t set, std::uint32_t way
     levels_[k].setDirty(set, way);
     return;
   }
-  for (std::size_t j = k; j < levels_.size(); ++j) count<A>(out, j, &LevelStats::bytesToBelow, bytes);
+  for (std::size_t j = k; j < levelCount_; ++j) count<A>(out, j, &LevelStats::bytesToBelow, bytes);
 }
 
 /* Level "k"'s victim in "way" of "set" moves one level down; the last level drops clean victims
@@ -100,8 +100,8 @@ void Hierarchy::moveDown(std::size_t k, std::uint64_t set, std::uint32_t way, Ou
   level.remove<A::replacement>(set, way);
   count<A>(out, k, &LevelStats::evictions);
   if (dirty) count<A>(out, k, &LevelStats::writebacks);
-  if (dirty || k + 1 < levels_.size()) count<A>(out, k, &LevelStats::bytesToBelow, level.lineBytes());
-  if (k + 1 < levels_.size()) insertVictim<A>(k + 1, line, dirty, out);
+  if (dirty || k + 1 < levelCount_) count<A>(out, k, &LevelStats::bytesToBelow, level.lineBytes());
+  if (k + 1 < levelCount_) insertVictim<A>(k + 1, line, dirty, out);
 }
 
 /* A victim of the level above arrives at level "k": not an access, it takes a slot (moving this

@@ -82,6 +82,10 @@ class Hierarchy {
   void accessPath(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out);
   template <class A>
   void rememberHit(std::uint64_t line);
+  template <class A>
+  void accessLine(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out);
+  template <class A>
+  void accessLines(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out);
 
   // Non-inclusive and inclusive hierarchies (requests.hpp).
   template <class A>
@@ -91,7 +95,7 @@ class Hierarchy {
   template <class A>
   void forwardWrite(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out);
   template <class A>
-  std::uint32_t allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, Outcome& out);
+  void allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, bool dirty, Outcome& out);
   template <class A>
   void evict(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out);
   template <class A>

@@ -1,0 +1,77 @@
+// A fast engine for the most common hierarchy: every level LRU, write-back, write-allocate,
+// non-inclusive, one line size, no miss classification. Ways are kept in most-recently-used
+// order (as Cachegrind does), so a hit on the newest line is one compare and the victim is
+// always the last way. It counts exactly what Hierarchy counts for such a configuration
+// (tests/cache/mru_hierarchy_test.cpp checks it access by access).
+#pragma once
+
+#include "cache/config.hpp"
+#include "cache/stats.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace cats::cache {
+
+/// What one access did: bit k of "accessed" / "missed" for level k's demand access.
+struct MruOutcome {
+  std::uint32_t accessed = 0;
+  std::uint32_t missed = 0;
+};
+
+class MruHierarchy {
+ public:
+  /// True if "config" is the configuration this engine implements.
+  static bool supports(const HierarchyConfig& config);
+  explicit MruHierarchy(const HierarchyConfig& config);
+
+  /// One access; the hit on the newest line of its set is settled here, inline.
+  void access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+    const std::uint64_t line = address >> lineBits_;
+    if (size != 0 && ((address + size - 1) >> lineBits_) == line) {
+      std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * firstWays_;
+      if ((row[0] & ~std::uint64_t{1}) == (line + 1) << 1) {
+        row[0] |= isWrite ? 1 : 0;
+        ++(isWrite ? firstStats_->writes : firstStats_->reads);
+        out.accessed = 1;
+        out.missed = 0;
+        return;
+      }
+    }
+    accessSlow(address, size, isWrite, out);
+  }
+
+  /// First-level hits the caller proved changed nothing but the counters (docs/performance.md, "Bulk hits").
+  void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes) {
+    firstStats_->reads += reads;
+    firstStats_->writes += writes;
+  }
+
+  std::size_t levelCount() const { return levels_.size(); }
+  const std::vector<LevelStats>& stats() const { return stats_; }
+  MemoryTraffic memoryTraffic() const;
+
+ private:
+  struct Level {
+    std::uint64_t setMask = 0;
+    std::uint32_t ways = 0;
+    std::vector<std::uint64_t> slots;  // per set, most recent first: (line + 1) << 1 | dirty, 0 = empty
+  };
+
+  void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
+  /// Demand access of "line" at level "k" (a core access at 0, a fill below); true on a hit.
+  bool demand(std::size_t k, std::uint64_t line, bool isWrite, MruOutcome& out);
+  /// A dirty line written back into level "k" (or memory when k is the level count).
+  void writeback(std::size_t k, std::uint64_t line);
+
+  std::vector<Level> levels_;
+  std::vector<LevelStats> stats_;
+  std::uint64_t* firstSlots_ = nullptr;  // the first level's arrays, for the inline hit
+  std::uint64_t firstSetMask_ = 0;
+  std::uint32_t firstWays_ = 0;
+  LevelStats* firstStats_ = nullptr;
+  std::uint32_t lineBits_ = 6;
+  std::uint64_t lineBytes_ = 64;
+};
+
+}  // namespace cats::cache

@@ -1,0 +1,121 @@
+// The MRU-ordered engine. Event order per miss follows Hierarchy: the victim is evicted (and
+// written back) before the new line is fetched from below.
+#include "cache/mru_hierarchy.hpp"
+
+#include <bit>
+#include <stdexcept>
+
+namespace cats::cache {
+
+bool MruHierarchy::supports(const HierarchyConfig& config) {
+  if (config.levels.empty() || config.classifyMisses || config.inclusion != Inclusion::NonInclusive || !validate(config).empty())
+    return false;
+  for (const auto& l : config.levels)
+    if (l.replacement != Replacement::Lru || l.write != WritePolicy::WriteBack || l.allocate != AllocatePolicy::WriteAllocate ||
+        l.lineBytes != config.levels[0].lineBytes || l.associativity == 0)
+      return false;
+  return true;
+}
+
+MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
+  if (!supports(config)) throw std::invalid_argument("MruHierarchy does not implement this configuration");
+  lineBytes_ = config.levels[0].lineBytes;
+  lineBits_ = static_cast<std::uint32_t>(std::countr_zero(lineBytes_));
+  for (const auto& l : config.levels) {
+    Level level;
+    std::uint64_t sets = l.sizeBytes / l.lineBytes / l.associativity;
+    level.setMask = sets - 1;
+    level.ways = l.associativity;
+    level.slots.assign(sets * l.associativity, 0);
+    levels_.push_back(std::move(level));
+  }
+  stats_.assign(levels_.size(), LevelStats{});
+  firstSlots_ = levels_[0].slots.data();
+  firstSetMask_ = levels_[0].setMask;
+  firstWays_ = levels_[0].ways;
+  firstStats_ = &stats_[0];
+}
+
+MemoryTraffic MruHierarchy::memoryTraffic() const {
+  return MemoryTraffic{stats_.back().bytesFromBelow, stats_.back().bytesToBelow};
+}
+
+void MruHierarchy::writeback(std::size_t k, std::uint64_t line) {
+  if (k == levels_.size()) return;
+  LevelStats& s = stats_[k];
+  ++s.writes;
+  Level& level = levels_[k];
+  std::uint64_t* row = &level.slots[(line & level.setMask) * level.ways];
+  const std::uint64_t key = (line + 1) << 1;
+  for (std::uint32_t w = 0; w < level.ways; ++w)
+    if ((row[w] & ~std::uint64_t{1}) == key) {
+      row[w] |= 1;  // present: now dirty, recency unchanged
+      return;
+    }
+  ++s.writeMisses;  // absent: never allocated, it passes on down
+  s.bytesToBelow += lineBytes_;
+  writeback(k + 1, line);
+}
+
+bool MruHierarchy::demand(std::size_t k, std::uint64_t line, bool isWrite, MruOutcome& out) {
+  Level& level = levels_[k];
+  out.accessed |= 1u << k;
+  std::uint64_t* row = &level.slots[(line & level.setMask) * level.ways];
+  const std::uint64_t key = (line + 1) << 1;
+  const std::uint64_t dirty = isWrite ? 1 : 0;
+  if ((row[0] & ~std::uint64_t{1}) == key) {
+    row[0] |= dirty;
+    return true;
+  }
+  for (std::uint32_t w = 1; w < level.ways; ++w) {
+    if ((row[w] & ~std::uint64_t{1}) != key) continue;
+    std::uint64_t found = row[w] | dirty;
+    for (std::uint32_t v = w; v > 0; --v) row[v] = row[v - 1];
+    row[0] = found;
+    return true;
+  }
+  out.missed |= 1u << k;
+  LevelStats& s = stats_[k];
+  std::uint64_t victim = row[level.ways - 1];
+  if (victim != 0) {
+    ++s.evictions;
+    if (victim & 1) {
+      ++s.writebacks;
+      s.bytesToBelow += lineBytes_;
+      writeback(k + 1, (victim >> 1) - 1);
+    }
+  }
+  for (std::uint32_t v = level.ways - 1; v > 0; --v) row[v] = row[v - 1];
+  row[0] = key | dirty;
+  s.bytesFromBelow += lineBytes_;
+  if (k + 1 < levels_.size()) demand(k + 1, line, false, out);
+  return false;
+}
+
+void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+  out.accessed = out.missed = 0;
+  const std::uint64_t line = address >> lineBits_;
+  if (size != 0 && ((address + size - 1) >> lineBits_) == line) {  // one line: count as we go
+    demand(0, line, isWrite, out);
+    ++(isWrite ? stats_[0].writes : stats_[0].reads);
+    if (out.missed & 1) ++(isWrite ? stats_[0].writeMisses : stats_[0].readMisses);
+    for (std::size_t k = 1; k < levels_.size() && (out.accessed >> k & 1); ++k) {
+      ++stats_[k].reads;
+      stats_[k].readMisses += out.missed >> k & 1;
+    }
+    return;
+  }
+  const std::uint64_t end = address + (size == 0 ? 1 : size);
+  const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
+  for (std::uint64_t line = first; line <= last; ++line) demand(0, line, isWrite, out);
+  for (std::size_t k = 0; k < levels_.size(); ++k) {
+    if (!(out.accessed >> k & 1)) break;
+    bool missed = out.missed >> k & 1;
+    bool write = k == 0 && isWrite;  // fills below the first level are reads
+    LevelStats& s = stats_[k];
+    ++(write ? s.writes : s.reads);
+    if (missed) ++(write ? s.writeMisses : s.readMisses);
+  }
+}
+
+}  // namespace cats::cache

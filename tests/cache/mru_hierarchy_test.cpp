@@ -1,0 +1,95 @@
+// The MRU-ordered fast engine against the general Hierarchy (itself checked against the
+// reference model): identical demand flags on every access and identical statistics.
+#include "cache/hierarchy.hpp"
+#include "cache/mru_hierarchy.hpp"
+#include "streams.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace cats::cache;
+using namespace cats::cache::test;
+
+namespace {
+
+LevelConfig lru(std::string name, std::uint64_t size, std::uint32_t ways, std::uint32_t line = 64) {
+  LevelConfig l;
+  l.name = std::move(name);
+  l.sizeBytes = size;
+  l.associativity = ways;
+  l.lineBytes = line;
+  return l;
+}
+
+void compare(const HierarchyConfig& config, const Stream& stream) {
+  INFO(stream.name << ", " << config.levels.size() << " levels, D1 " << config.levels[0].sizeBytes << " B");
+  Hierarchy general(config);
+  MruHierarchy fast(config);
+  Outcome expected;
+  MruOutcome got;
+  for (std::size_t i = 0; i < stream.accesses.size(); ++i) {
+    const Access& a = stream.accesses[i];
+    general.access(a.address, a.size, a.isWrite, expected);
+    fast.access(a.address, a.size, a.isWrite, got);
+    for (std::size_t k = 0; k < config.levels.size(); ++k) {
+      bool accessed = got.accessed >> k & 1, missed = got.missed >> k & 1;
+      if (accessed != expected.level(k).accessed || missed != expected.level(k).missed) {
+        INFO("access " << i << " at 0x" << std::hex << a.address << std::dec << " size " << a.size << (a.isWrite ? " write" : " read")
+                       << ", level " << k);
+        CHECK(accessed == expected.level(k).accessed);
+        CHECK(missed == expected.level(k).missed);
+        return;
+      }
+    }
+  }
+  REQUIRE(fast.stats().size() == general.stats().size());
+  for (std::size_t k = 0; k < config.levels.size(); ++k) {
+    INFO("level " << k);
+    CHECK(fast.stats()[k] == general.stats()[k]);
+  }
+  CHECK(fast.memoryTraffic() == general.memoryTraffic());
+}
+
+}  // namespace
+
+TEST_CASE("the MRU engine counts exactly what Hierarchy counts", "[cache][mru]") {
+  std::vector<HierarchyConfig> configs;
+  for (auto levels : {std::vector<LevelConfig>{lru("D1", 1024, 4)}, std::vector<LevelConfig>{lru("D1", 1024, 4), lru("LL", 4096, 8)},
+                      std::vector<LevelConfig>{lru("D1", 2048, 2), lru("L2", 8192, 4), lru("L3", 32768, 16)},
+                      std::vector<LevelConfig>{lru("D1", 32768, 8), lru("LL", 262144, 8)}}) {
+    HierarchyConfig c;
+    c.levels = levels;
+    configs.push_back(c);
+  }
+  std::vector<Stream> streams = {
+      randomStream("random reads and writes", 1, 20000, 16384, 30),
+      randomStream("random, mostly writes, straddling", 2, 20000, 65536, 80, 64),
+      cycleStream("one set thrashed", 9, 256, 200, 3),
+      sweepStream("sweep larger than the caches", 65536, 3, 8, 5),
+      sweepStream("32-byte stores", 20000, 2, 32, 1),
+  };
+  for (const auto& config : configs)
+    for (const auto& stream : streams) compare(config, stream);
+}
+
+TEST_CASE("the MRU engine takes only the configurations it implements", "[cache][mru]") {
+  HierarchyConfig c;
+  c.levels = {lru("D1", 32768, 8), lru("LL", 262144, 8)};
+  CHECK(MruHierarchy::supports(c));
+  auto changed = [&](auto change) {
+    HierarchyConfig d = c;
+    change(d);
+    return MruHierarchy::supports(d);
+  };
+  CHECK(!changed([](HierarchyConfig& d) { d.classifyMisses = true; }));
+  CHECK(!changed([](HierarchyConfig& d) { d.inclusion = Inclusion::Inclusive; }));
+  CHECK(!changed([](HierarchyConfig& d) { d.levels[1].replacement = Replacement::Fifo; }));
+  CHECK(!changed([](HierarchyConfig& d) { d.levels[0].write = WritePolicy::WriteThrough; }));
+  CHECK(!changed([](HierarchyConfig& d) { d.levels[0].allocate = AllocatePolicy::NoWriteAllocate; }));
+  CHECK(!changed([](HierarchyConfig& d) { d.levels[1].lineBytes = 128; }));
+  CHECK_THROWS_AS(MruHierarchy([&] {
+                    HierarchyConfig d = c;
+                    d.classifyMisses = true;
+                    return d;
+                  }()),
+                  std::invalid_argument);
+}
