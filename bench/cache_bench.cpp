@@ -3,7 +3,10 @@
 // 2-level (cats-paper) and a 3-level (intel-skylake) hierarchy, and the 2-level one classifying
 // misses; and for Cachegrind's non-inclusive model, the same plus a naive-matmul-like stream
 // alternating a hitting and a missing array; and Cachegrind's geometry inclusive, exclusive, FIFO and
-// tree-PLRU. "accesses" (and items_per_second) is simulated accesses per second, e.g. "250M/s".
+// tree-PLRU; and the Demand cases: Cachegrind's geometry (non-inclusive, inclusive, exclusive)
+// filling demand-only outcomes, what `simulate` runs where MruHierarchy does not apply; and the
+// MRU engine itself on Cachegrind's geometry. "accesses" (and items_per_second) is simulated
+// accesses per second, e.g. "250M/s".
 #include "cache/hierarchy.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "cache/presets.hpp"
@@ -66,10 +69,11 @@ std::vector<std::uint64_t> matmulStream() {
   return s;
 }
 
-void replayConfig(benchmark::State& state, const cats::cache::HierarchyConfig& config, std::vector<std::uint64_t> (*make)()) {
+void replayConfig(benchmark::State& state, const cats::cache::HierarchyConfig& config, std::vector<std::uint64_t> (*make)(),
+                  cats::cache::OutcomeDetail detail = cats::cache::OutcomeDetail::Full) {
   Hierarchy hierarchy(config);
   std::vector<std::uint64_t> stream = make();
-  Outcome outcome;
+  Outcome outcome(detail);
   for (std::uint64_t a : stream) hierarchy.access(a, 8, false, outcome);
   hierarchy.resetStats();
   std::size_t i = 0;
@@ -119,6 +123,14 @@ void replayMru(benchmark::State& state, std::vector<std::uint64_t> (*make)()) {
   state.counters["accesses"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 
+/* Cachegrind's geometry, LRU write-back write-allocate, with "inclusion", filling demand-only
+   outcomes as sim/simulate.cpp does. */
+void replayDemand(benchmark::State& state, cats::cache::Inclusion inclusion, std::vector<std::uint64_t> (*make)()) {
+  cats::cache::HierarchyConfig config = cats::cache::preset("cachegrind");
+  config.inclusion = inclusion;
+  replayConfig(state, config, make, cats::cache::OutcomeDetail::DemandOnly);
+}
+
 void BM_MruSequentialHits(benchmark::State& state) { replayMru(state, sequentialStream); }
 void BM_MruStride4096(benchmark::State& state) { replayMru(state, strideStream); }
 void BM_MruMatmul500(benchmark::State& state) { replayMru(state, matmulStream); }
@@ -138,6 +150,13 @@ void BM_TwoLevelRandom64MiBClassified(benchmark::State& state) { replay(state, "
 
 using cats::cache::Inclusion;
 using cats::cache::Replacement;
+void BM_DemandSequentialHits(benchmark::State& state) { replayDemand(state, Inclusion::NonInclusive, sequentialStream); }
+void BM_DemandStride4096(benchmark::State& state) { replayDemand(state, Inclusion::NonInclusive, strideStream); }
+void BM_DemandMatmul500(benchmark::State& state) { replayDemand(state, Inclusion::NonInclusive, matmulStream); }
+void BM_DemandInclusiveStride4096(benchmark::State& state) { replayDemand(state, Inclusion::Inclusive, strideStream); }
+void BM_DemandInclusiveMatmul500(benchmark::State& state) { replayDemand(state, Inclusion::Inclusive, matmulStream); }
+void BM_DemandExclusiveStride4096(benchmark::State& state) { replayDemand(state, Inclusion::Exclusive, strideStream); }
+void BM_DemandExclusiveMatmul500(benchmark::State& state) { replayDemand(state, Inclusion::Exclusive, matmulStream); }
 void BM_InclusiveSequentialHits(benchmark::State& state) { replayVariant(state, Inclusion::Inclusive, Replacement::Lru, sequentialStream); }
 void BM_InclusiveStride4096(benchmark::State& state) { replayVariant(state, Inclusion::Inclusive, Replacement::Lru, strideStream); }
 void BM_InclusiveMatmul500(benchmark::State& state) { replayVariant(state, Inclusion::Inclusive, Replacement::Lru, matmulStream); }
@@ -156,6 +175,13 @@ void BM_PlruMatmul500(benchmark::State& state) { replayVariant(state, Inclusion:
 BENCHMARK(BM_MruSequentialHits);
 BENCHMARK(BM_MruStride4096);
 BENCHMARK(BM_MruMatmul500);
+BENCHMARK(BM_DemandSequentialHits);
+BENCHMARK(BM_DemandStride4096);
+BENCHMARK(BM_DemandMatmul500);
+BENCHMARK(BM_DemandInclusiveStride4096);
+BENCHMARK(BM_DemandInclusiveMatmul500);
+BENCHMARK(BM_DemandExclusiveStride4096);
+BENCHMARK(BM_DemandExclusiveMatmul500);
 BENCHMARK(BM_TwoLevelSequentialHits);
 BENCHMARK(BM_TwoLevelStride4096);
 BENCHMARK(BM_TwoLevelRandom64MiB);

@@ -1,5 +1,6 @@
-// The simulation loop: records in batches from the stream, one Hierarchy::access each, the
-// outcome added to the counters of the record's trace event.
+// The simulation loop: records in batches from the stream, one access each (MruHierarchy where it
+// applies, else Hierarchy with demand-only outcomes: the counters need no more), the outcome added
+// to the counters of the record's trace event.
 #include "sim/simulate.hpp"
 
 #include "attribution.hpp"
@@ -40,11 +41,10 @@ const std::vector<std::size_t>& firstLevels(const EngineSet& set) { return set.f
    iteration was all first-level hits that did nothing else. At a repeat point, RepeatWarp may
    skip whole periods of iterations (docs/performance.md, "Warping"). */
 template <typename Engine, typename Outcome, typename Attribute>
-std::uint64_t run(AddressStream& stream, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts, const Progress& progress,
-                  Attribute attribute, std::uint64_t& warped) {
+std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
+                  const Progress& progress, Attribute attribute, std::uint64_t& warped) {
   RepeatWarp<Engine> warp(hierarchy, counts);
   std::vector<Record> batch(kBatch);
-  Outcome outcome;
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
   for (;;) {
     const std::size_t n = stream.next(batch.data(), batch.size());
@@ -106,10 +106,11 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   if (options.fastPaths && !config.levels.empty() && config.levels[0].write == cache::WritePolicy::WriteBack)
     streamOptions.runLineBytes = config.levels[0].lineBytes;
   if (cache::MruHierarchy::supports(config)) {
-    cache::MruHierarchy hierarchy(config);  // the common case, several times faster (same counts)
+    cache::MruHierarchy hierarchy(config);  // still about 1.6x faster on misses (docs/cache-core.md, Figures; same counts)
     streamOptions.repeatPoints = options.fastPaths && cache::MruHierarchy::capturesState();
     AddressStream stream(program, streamOptions);
-    result.accesses = run<cache::MruHierarchy, cache::MruOutcome>(stream, hierarchy, levels, counts, progress, attributeMru, result.warpedAccesses);
+    cache::MruOutcome outcome;
+    result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attributeMru, result.warpedAccesses);
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();
     result.approximate = stream.usedPolicy();
@@ -117,7 +118,8 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     cache::Hierarchy hierarchy(config);
     streamOptions.repeatPoints = options.fastPaths && hierarchy.capturesState();
     AddressStream stream(program, streamOptions);
-    result.accesses = run<cache::Hierarchy, cache::Outcome>(stream, hierarchy, levels, counts, progress, attribute, result.warpedAccesses);
+    cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);  // the counters need no more
+    result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attribute, result.warpedAccesses);
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();
     result.approximate = stream.usedPolicy();
@@ -160,8 +162,9 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(configs);
   AddressStream stream(program, streamOptions);  // no repeat points: the stack families' counters are completed at the end, not warpable
   std::uint64_t warped = 0;
-  const std::uint64_t accesses = run<EngineSet, EngineSet::Outcome>(
-      stream, engines, stride, counts, progress,
+  EngineSet::Outcome outcome;
+  const std::uint64_t accesses = run(
+      stream, engines, outcome, stride, counts, progress,
       [&engines](const EngineSet::Outcome& outcome, std::size_t /*levels*/, bool isWrite, LevelCounts* event) {
         engines.attribute(outcome, isWrite, event);
       },

@@ -16,14 +16,16 @@ namespace cats::cache {
 namespace detail {
 
 /* The policies the engine is compiled for: the replacement of every level ("Mixed" when they
-   differ), the inclusion mode and whether misses are classified. Write and allocation policies
-   and line sizes stay run-time values: they cost one predictable branch per request. */
-template <Policy R, Inclusion I, bool C>
+   differ), the inclusion mode, whether misses are classified and whether the Outcome records
+   each level's effects (OutcomeDetail::Full) or only the demand flags. Write and allocation
+   policies and line sizes stay run-time values: they cost one predictable branch per request. */
+template <Policy R, Inclusion I, bool C, bool E>
 struct Axes {
   static constexpr Policy replacement = R;
   static constexpr bool inclusive = I == Inclusion::Inclusive;
   static constexpr bool exclusive = I == Inclusion::Exclusive;
   static constexpr bool classify = C;
+  static constexpr bool effects = E;
 };
 
 inline const LevelStats kNoStats{};
@@ -37,17 +39,20 @@ inline void clearCounts(LevelStats& stats) { std::memset(static_cast<void*>(&sta
 
 }  // namespace detail
 
-/* Clear what the previous access set in "out". */
+/* Clear what the previous access set in "out" (demand-only outcomes hold no effects). */
+template <class A>
 inline void Hierarchy::clearOutcome(Outcome& out) {
   for (std::uint32_t k = 0; k < out.flagged_; ++k) {
     LevelOutcome& o = out.levels_[k];
     o.accessed = o.isWrite = o.missed = false;
     o.missClass = MissClass::None;
   }
-  if (out.classAffected_)
-    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clear(out.levels_[k].effects);
-  else
-    for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clearCounts(out.levels_[k].effects);
+  if constexpr (A::effects) {
+    if (out.classAffected_)
+      for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clear(out.levels_[k].effects);
+    else
+      for (std::uint32_t k = 0; k < out.affected_; ++k) detail::clearCounts(out.levels_[k].effects);
+  }
   out.flagged_ = out.affected_ = 0;
   out.classAffected_ = false;
 }
@@ -58,18 +63,23 @@ inline void Hierarchy::clearOutcome(Outcome& out) {
   return out.levels_[k];
 }
 
-/* Add "n" to "field" of level "k"'s statistics and of this access's effects there. */
+/* Add "n" to "field" of level "k"'s statistics and (full outcomes) of this access's effects there;
+   either way the outcome notes that level "k" was affected. */
+template <class A>
 [[gnu::always_inline]] inline void Hierarchy::count(Outcome& out, std::size_t k, std::uint64_t LevelStats::*field, std::uint64_t n) {
   if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
-  out.levels_[k].effects.*field += n;
+  if constexpr (A::effects) out.levels_[k].effects.*field += n;
   stats_[k].*field += n;
 }
 
 /* A write-back of this access missed at level "k" for reason "c". */
+template <class A>
 inline void Hierarchy::countWriteMissClass(Outcome& out, std::size_t k, MissClass c) {
   if (k >= out.affected_) out.affected_ = static_cast<std::uint32_t>(k + 1);
-  out.classAffected_ = true;
-  ++out.levels_[k].effects.writeMissClass[missClassIndex(c)];
+  if constexpr (A::effects) {
+    out.classAffected_ = true;
+    ++out.levels_[k].effects.writeMissClass[missClassIndex(c)];
+  }
   ++stats_[k].writeMissClass[missClassIndex(c)];
 }
 
@@ -92,31 +102,45 @@ void Hierarchy::rememberHit(std::uint64_t line) {
 }
 
 /* Every access access() does not settle inline: clear what "out" holds, run each first-level line
-   of the access through the hierarchy, count the demand accesses. A hit remembered during a
-   straddling access is forgotten: a later line of it may have evicted the earlier one. */
+   of the access through the hierarchy (most accesses lie in one line), count the demand accesses.
+   A hit remembered during a straddling access is forgotten: a later line of it may have evicted
+   the earlier one. */
 template <class A>
 void Hierarchy::accessPath(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
-  if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome(out);
+  if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome<A>(out);
   out.levelCount_ = levelCount_;
   if constexpr (A::classify) repeatLine_ = detail::kNoLine;
-  std::uint64_t end = address + (size == 0 ? 1 : size);
-  std::uint64_t first = address >> topBits_;
+  std::uint32_t bytes = size == 0 ? 1 : size;
+  if (((address + bytes - 1) >> topBits_) == address >> topBits_)
+    accessLine<A>(address, bytes, isWrite, out);
+  else
+    accessLines<A>(address, bytes, isWrite, out);
+  for (std::uint32_t k = 0; k < out.flagged_; ++k) addDemand(out.levels_[k], stats_[k]);
+}
+
+/* The "bytes" bytes at "address", within one first-level line, through the hierarchy. */
+template <class A>
+[[gnu::always_inline]] inline void Hierarchy::accessLine(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out) {
+  if constexpr (A::exclusive)
+    exclusiveAccess<A>(address >> topBits_, bytes, isWrite, out);
+  else if (isWrite)
+    demandWrite<A>(0, address, bytes, out);
+  else
+    demandRead<A>(0, address, out);
+}
+
+/* An access of "bytes" bytes at "address" straddling first-level lines, one line at a time. */
+template <class A>
+void Hierarchy::accessLines(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out) {
+  std::uint64_t end = address + bytes;
   std::uint64_t last = (end - 1) >> topBits_;
-  for (std::uint64_t line = first;; ++line) {
+  for (std::uint64_t line = address >> topBits_;; ++line) {
     std::uint64_t from = std::max(address, line << topBits_);
     std::uint64_t to = line == last ? end : (line + 1) << topBits_;
-    auto bytes = static_cast<std::uint32_t>(to - from);
-    if constexpr (A::exclusive)
-      exclusiveAccess<A>(line, bytes, isWrite, out);
-    else if (isWrite)
-      demandWrite<A>(0, from, bytes, out);
-    else
-      demandRead<A>(0, from, out);
+    accessLine<A>(from, static_cast<std::uint32_t>(to - from), isWrite, out);
     if (line == last) break;
   }
-  if constexpr (A::classify)
-    if (first != last) repeatLine_ = detail::kNoLine;
-  for (std::uint32_t k = 0; k < out.flagged_; ++k) addDemand(out.levels_[k], stats_[k]);
+  if constexpr (A::classify) repeatLine_ = detail::kNoLine;
 }
 
 }  // namespace cats::cache

@@ -32,8 +32,8 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
     return;
   }
   bool dirty = false;
-  std::size_t source = levels_.size();
-  for (std::size_t k = 1; k < levels_.size(); ++k) {
+  std::size_t source = levelCount_;
+  for (std::size_t k = 1; k < levelCount_; ++k) {
     detail::Level& level = levels_[k];
     LevelOutcome& lo = flag(out, k);
     lo.accessed = true;
@@ -50,7 +50,7 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
     source = k;
     break;
   }
-  for (std::size_t k = 0; k < source; ++k) count(out, k, &LevelStats::bytesFromBelow, top.lineBytes());
+  for (std::size_t k = 0; k < source; ++k) count<A>(out, k, &LevelStats::bytesFromBelow, top.lineBytes());
   std::uint32_t slot = top.chooseSlot<A::replacement>(set);
   if (top.lineAt(set, slot) != detail::kNoLine) moveDown<A>(0, set, slot, out);
   slot = top.install<A::replacement>(set, slot, line, dirty);
@@ -60,8 +60,8 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
 /* A write that the first level does not allocate: it is done where the line lives, or in memory. */
 template <class A>
 void Hierarchy::exclusiveWriteAround(std::uint64_t line, std::uint32_t bytes, Outcome& out) {
-  count(out, 0, &LevelStats::bytesToBelow, bytes);
-  for (std::size_t k = 1; k < levels_.size(); ++k) {
+  count<A>(out, 0, &LevelStats::bytesToBelow, bytes);
+  for (std::size_t k = 1; k < levelCount_; ++k) {
     detail::Level& level = levels_[k];
     LevelOutcome& lo = flag(out, k);
     lo.accessed = true;
@@ -75,7 +75,7 @@ void Hierarchy::exclusiveWriteAround(std::uint64_t line, std::uint32_t bytes, Ou
       return;
     }
     lo.missed = true;
-    count(out, k, &LevelStats::bytesToBelow, bytes);
+    count<A>(out, k, &LevelStats::bytesToBelow, bytes);
   }
 }
 
@@ -87,7 +87,7 @@ void Hierarchy::writeInPlace(std::size_t k, std::uint64_t set, std::uint32_t way
     levels_[k].setDirty(set, way);
     return;
   }
-  for (std::size_t j = k; j < levels_.size(); ++j) count(out, j, &LevelStats::bytesToBelow, bytes);
+  for (std::size_t j = k; j < levelCount_; ++j) count<A>(out, j, &LevelStats::bytesToBelow, bytes);
 }
 
 /* Level "k"'s victim in "way" of "set" moves one level down; the last level drops clean victims
@@ -98,10 +98,10 @@ void Hierarchy::moveDown(std::size_t k, std::uint64_t set, std::uint32_t way, Ou
   std::uint64_t line = level.lineAt(set, way);
   bool dirty = level.dirtyAt(set, way);
   level.remove<A::replacement>(set, way);
-  count(out, k, &LevelStats::evictions);
-  if (dirty) count(out, k, &LevelStats::writebacks);
-  if (dirty || k + 1 < levels_.size()) count(out, k, &LevelStats::bytesToBelow, level.lineBytes());
-  if (k + 1 < levels_.size()) insertVictim<A>(k + 1, line, dirty, out);
+  count<A>(out, k, &LevelStats::evictions);
+  if (dirty) count<A>(out, k, &LevelStats::writebacks);
+  if (dirty || k + 1 < levelCount_) count<A>(out, k, &LevelStats::bytesToBelow, level.lineBytes());
+  if (k + 1 < levelCount_) insertVictim<A>(k + 1, line, dirty, out);
 }
 
 /* A victim of the level above arrives at level "k": not an access, it takes a slot (moving this

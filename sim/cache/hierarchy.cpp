@@ -1,4 +1,4 @@
-// Hierarchy's construction, copies, the binding of its inline hit path and engine (dispatch.cpp),
+// Hierarchy's construction, copies, the binding of its inline hit path and engine (dispatch.hpp),
 // and its queries. The engine itself is in engine.hpp, requests.hpp and exclusive.hpp.
 #include "cache/hierarchy.hpp"
 
@@ -29,7 +29,8 @@ HierarchyConfig checked(HierarchyConfig config) {
 
 Hierarchy::Hierarchy(HierarchyConfig config)
     : config_(checked(std::move(config))),
-      path_(pathFor(config_)),
+      path_(pathFor<true>(config_)),
+      demandPath_(pathFor<false>(config_)),
       classifying_(config_.classifyMisses),
       levelCount_(static_cast<std::uint32_t>(config_.levels.size())),
       topBits_(static_cast<std::uint32_t>(std::countr_zero(config_.levels[0].lineBytes))),
@@ -50,6 +51,7 @@ Hierarchy::Hierarchy(const Hierarchy& other)
       classifiers_(other.classifiers_),
       stats_(other.stats_),
       path_(other.path_),
+      demandPath_(other.demandPath_),
       classifying_(other.classifying_),
       levelCount_(other.levelCount_),
       topBits_(other.topBits_),
@@ -63,6 +65,7 @@ Hierarchy::Hierarchy(Hierarchy&& other) noexcept
       classifiers_(std::move(other.classifiers_)),
       stats_(std::move(other.stats_)),
       path_(other.path_),
+      demandPath_(other.demandPath_),
       classifying_(other.classifying_),
       levelCount_(other.levelCount_),
       topBits_(other.topBits_),
@@ -82,6 +85,7 @@ Hierarchy& Hierarchy::operator=(Hierarchy&& other) noexcept {
   classifiers_ = std::move(other.classifiers_);
   stats_ = std::move(other.stats_);
   path_ = other.path_;
+  demandPath_ = other.demandPath_;
   classifying_ = other.classifying_;
   levelCount_ = other.levelCount_;
   topBits_ = other.topBits_;

@@ -26,7 +26,7 @@ void Hierarchy::demandRead(std::size_t k, std::uint64_t address, Outcome& out) {
     return;
   }
   o.missed = true;
-  allocate<A>(k, line, victim, out);
+  allocate<A>(k, line, victim, false, out);
 }
 
 /* A write of "bytes" bytes at "address" reaching level "k": from the core, written through by
@@ -45,38 +45,38 @@ void Hierarchy::demandWrite(std::size_t k, std::uint64_t address, std::uint32_t 
   if (way != detail::kNoWay) {
     way = level.use<A::replacement>(set, way);
     if (k == 0) rememberHit<A>(line);
-  } else {
-    o.missed = true;
-    if (!level.writeAllocate()) {
-      forwardWrite<A>(k, address, bytes, out);
+    if (level.writeBack()) {
+      level.setDirty(set, way);
       return;
     }
-    way = allocate<A>(k, line, victim, out);
+  } else {
+    o.missed = true;
+    if (level.writeAllocate()) allocate<A>(k, line, victim, level.writeBack(), out);
+    if (level.writeAllocate() && level.writeBack()) return;
   }
-  if (level.writeBack())
-    level.setDirty(set, way);
-  else
-    forwardWrite<A>(k, address, bytes, out);
+  forwardWrite<A>(k, address, bytes, out);
 }
 
 /* Level "k" sends a write of "bytes" bytes at "address" to the level below (or memory). */
 template <class A>
 void Hierarchy::forwardWrite(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out) {
-  count(out, k, &LevelStats::bytesToBelow, bytes);
-  if (k + 1 < levels_.size()) demandWrite<A>(k + 1, address, bytes, out);
+  count<A>(out, k, &LevelStats::bytesToBelow, bytes);
+  if (k + 1 < levelCount_) demandWrite<A>(k + 1, address, bytes, out);
 }
 
-/* Make room for "line" in level "k" and fetch it from below; returns the way it is in, clean.
-   "victim" is the slot find() chose (LRU, FIFO: the last way), else kUnknownWay. */
+/* Make room for "line" in level "k", put it there ("dirty": a write-back level's write miss) and
+   fetch it from below. "victim" is the slot find() chose (LRU, FIFO: the last way), else
+   kUnknownWay. Placing the line before the fetch changes nothing the fetch can see (it misses
+   below, so no victim below holds it) and leaves nothing to do after it. */
 template <class A>
-[[gnu::always_inline]] inline std::uint32_t Hierarchy::allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, Outcome& out) {
+[[gnu::always_inline]] inline void Hierarchy::allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, bool dirty, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t set = level.setOf(line);
   std::uint32_t slot = victim != detail::kUnknownWay ? victim : level.chooseSlot<A::replacement>(set);
   if (level.lineAt(set, slot) != detail::kNoLine) evict<A>(k, set, slot, out);
-  count(out, k, &LevelStats::bytesFromBelow, level.lineBytes());
-  if (k + 1 < levels_.size()) demandRead<A>(k + 1, line << level.lineBits(), out);
-  return level.install<A::replacement>(set, slot, line, false);
+  level.install<A::replacement>(set, slot, line, dirty);
+  count<A>(out, k, &LevelStats::bytesFromBelow, level.lineBytes());
+  if (k + 1 < levelCount_) demandRead<A>(k + 1, line << level.lineBits(), out);
 }
 
 /* Level "k" evicts the line in "way" of "set"; an inclusive hierarchy first takes it out of the
@@ -85,13 +85,13 @@ template <class A>
 [[gnu::always_inline]] inline void Hierarchy::evict(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t victim = level.lineAt(set, way);
-  count(out, k, &LevelStats::evictions);
+  count<A>(out, k, &LevelStats::evictions);
   if constexpr (A::inclusive) backInvalidate<A>(k, victim, out);
   bool dirty = level.dirtyAt(set, way);
   level.remove<A::replacement>(set, way);
   if (!dirty) return;
-  count(out, k, &LevelStats::writebacks);
-  count(out, k, &LevelStats::bytesToBelow, level.lineBytes());
+  count<A>(out, k, &LevelStats::writebacks);
+  count<A>(out, k, &LevelStats::bytesToBelow, level.lineBytes());
   receiveWriteback<A>(k + 1, victim << level.lineBits(), level.lineBytes(), out);
 }
 
@@ -110,10 +110,10 @@ void Hierarchy::backInvalidate(std::size_t k, std::uint64_t line, Outcome& out) 
       bool dirty = upper.dirtyAt(set, way);
       upper.remove<A::replacement>(set, way);
       if constexpr (A::classify) classifiers_[j].shadowRemove(u);
-      count(out, j, &LevelStats::invalidations);
+      count<A>(out, j, &LevelStats::invalidations);
       if (!dirty) continue;
-      count(out, j, &LevelStats::writebacks);
-      count(out, j, &LevelStats::bytesToBelow, upper.lineBytes());
+      count<A>(out, j, &LevelStats::writebacks);
+      count<A>(out, j, &LevelStats::bytesToBelow, upper.lineBytes());
       receiveWriteback<A>(j + 1, u << upper.lineBits(), upper.lineBytes(), out);
     }
   }
@@ -124,9 +124,9 @@ void Hierarchy::backInvalidate(std::size_t k, std::uint64_t line, Outcome& out) 
    recency, and never allocates: a miss, or a write-through level, passes it on down. */
 template <class A>
 void Hierarchy::receiveWriteback(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out) {
-  for (; k < levels_.size(); ++k) {
+  for (; k < levelCount_; ++k) {
     detail::Level& level = levels_[k];
-    count(out, k, &LevelStats::writes);
+    count<A>(out, k, &LevelStats::writes);
     std::uint64_t line = address >> level.lineBits();
     std::uint64_t set = level.setOf(line);
     std::uint32_t way = level.find(set, line);
@@ -137,10 +137,10 @@ void Hierarchy::receiveWriteback(std::size_t k, std::uint64_t address, std::uint
       return;
     }
     if (way == detail::kNoWay) {
-      count(out, k, &LevelStats::writeMisses);
-      if (c != MissClass::None) countWriteMissClass(out, k, c);
+      count<A>(out, k, &LevelStats::writeMisses);
+      if (c != MissClass::None) countWriteMissClass<A>(out, k, c);
     }
-    count(out, k, &LevelStats::bytesToBelow, bytes);
+    count<A>(out, k, &LevelStats::bytesToBelow, bytes);
   }
 }
 

@@ -91,31 +91,61 @@ std::string diffOutcome(const LevelOutcome& fast, const RefOutcome& ref) {
   return diffStats(fast.effects, ref.effects);
 }
 
-/* Replay "stream" on both models; the first difference, or "". Also checks that the outcomes add
-   up to the fast model's statistics. */
+/* The demand flags of a demand-only outcome against the reference's; its effects must stay zero. */
+std::string diffDemand(const LevelOutcome& fast, const RefOutcome& ref) {
+  RefOutcome flagsOnly = ref;
+  flagsOnly.effects = RefStats{};
+  std::string d = diffOutcome(fast, flagsOnly);
+  return d.empty() ? "" : "demand-only outcome: " + d;
+}
+
+/* Whether the reference's last access hit the first level and did nothing else anywhere. */
+bool refFirstLevelHitOnly(const std::vector<RefOutcome>& levels) {
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    if (!diffStats(LevelStats{}, levels[k].effects).empty()) return false;
+    if (levels[k].accessed != (k == 0) || levels[k].missed) return false;
+  }
+  return true;
+}
+
+/* Replay "stream" on both models, and on a second fast model filling demand-only outcomes (the
+   other instantiation of every engine path); the first difference, or "". Also checks that the
+   outcomes add up to the fast model's statistics. */
 std::string diffRun(const HierarchyConfig& config, const Stream& stream) {
   Hierarchy fast(config);
+  Hierarchy demandOnly(config);
   ReferenceHierarchy ref(config);
   Outcome out;
+  Outcome demand(OutcomeDetail::DemandOnly);
   std::vector<LevelStats> summed(config.levels.size());
   for (std::size_t i = 0; i < stream.accesses.size(); ++i) {
     const Access& a = stream.accesses[i];
     fast.access(a.address, a.size, a.isWrite, out);
+    demandOnly.access(a.address, a.size, a.isWrite, demand);
     ref.access(a.address, a.size, a.isWrite);
-    for (std::size_t k = 0; k < config.levels.size(); ++k) {
-      std::string d = diffOutcome(out.level(k), ref.lastOutcome()[k]);
+    bool hitOnly = refFirstLevelHitOnly(ref.lastOutcome());
+    for (std::size_t k = 0; k <= config.levels.size(); ++k) {
+      std::string d;
+      if (k == config.levels.size()) {
+        if (out.firstLevelHitOnly() != hitOnly || demand.firstLevelHitOnly() != hitOnly) d = "firstLevelHitOnly() differs";
+      } else {
+        d = diffOutcome(out.level(k), ref.lastOutcome()[k]);
+        if (d.empty()) d = diffDemand(demand.level(k), ref.lastOutcome()[k]);
+      }
       if (!d.empty()) {
         std::ostringstream o;
         o << stream.name << ", access #" << i << " (" << (a.isWrite ? "write" : "read") << " 0x" << std::hex << a.address << std::dec
-          << " size " << a.size << "), level " << config.levels[k].name << ": " << d;
+          << " size " << a.size << "), " << (k < config.levels.size() ? "level " + config.levels[k].name : "all levels") << ": " << d;
         return o.str();
       }
-      summed[k] += out.level(k).counts();
+      if (k < config.levels.size()) summed[k] += out.level(k).counts();
     }
   }
   for (std::size_t k = 0; k < config.levels.size(); ++k) {
     const std::string& name = config.levels[k].name;
     std::string d = diffStats(fast.stats()[k], ref.stats()[k]);
+    if (d.empty() && !(demandOnly.stats()[k] == fast.stats()[k])) d = "the demand-only run's statistics differ";
+    if (d.empty() && demandOnly.contents(k) != fast.contents(k)) d = "the demand-only run's contents differ";
     if (!d.empty()) return stream.name + ", final statistics of " + name + ": " + d;
     if (!(summed[k] == fast.stats()[k])) return stream.name + ", " + name + ": the outcomes do not add up to the statistics";
     std::vector<ResidentLine> lines = fast.contents(k);

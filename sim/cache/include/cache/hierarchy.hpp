@@ -78,18 +78,24 @@ class Hierarchy {
  private:
   friend struct detail::Dispatch;
   void bindFastPaths();
+  template <class A>
   static void clearOutcome(Outcome& out);
 
   /* The engine (engine.hpp): every access but an inline first-level hit runs accessPath<A>, with
-     the hierarchy's policies as compile-time axes "A" (detail::Axes), chosen once in the
-     constructor (dispatch.cpp). Line splitting, write-back propagation, inclusion and
+     the hierarchy's policies and the outcome's detail as compile-time axes "A" (detail::Axes),
+     chosen once in the constructor (dispatch.hpp). Line splitting, write-back propagation, inclusion and
      classification are written once, below, for every combination. */
   using Path = void (Hierarchy::*)(std::uint64_t, std::uint32_t, bool, Outcome&);
-  static Path pathFor(const HierarchyConfig& config);
+  template <bool E>
+  static Path pathFor(const HierarchyConfig& config);  // E: record effects (dispatch.hpp)
   template <class A>
   void accessPath(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out);
   template <class A>
   void rememberHit(std::uint64_t line);
+  template <class A>
+  void accessLine(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out);
+  template <class A>
+  void accessLines(std::uint64_t address, std::uint32_t bytes, bool isWrite, Outcome& out);
 
   // Non-inclusive and inclusive hierarchies (requests.hpp).
   template <class A>
@@ -99,7 +105,7 @@ class Hierarchy {
   template <class A>
   void forwardWrite(std::size_t k, std::uint64_t address, std::uint32_t bytes, Outcome& out);
   template <class A>
-  std::uint32_t allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, Outcome& out);
+  void allocate(std::size_t k, std::uint64_t line, std::uint32_t victim, bool dirty, Outcome& out);
   template <class A>
   void evict(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out);
   template <class A>
@@ -122,7 +128,9 @@ class Hierarchy {
   // Bookkeeping: the demand access of level "k" is in its outcome flags (counted at the end of
   // the access); everything else is counted at once into both the outcome and stats_.
   LevelOutcome& flag(Outcome& out, std::size_t k) const;
+  template <class A>
   void count(Outcome& out, std::size_t k, std::uint64_t LevelStats::*field, std::uint64_t n = 1);
+  template <class A>
   void countWriteMissClass(Outcome& out, std::size_t k, MissClass c);
   void noteDemand(std::size_t k, std::uint64_t line, bool hit, bool allocates, LevelOutcome& level);
 
@@ -130,7 +138,8 @@ class Hierarchy {
   std::vector<detail::Level> levels_;
   std::vector<detail::MissClassifier> classifiers_;  // empty unless classifying
   std::vector<LevelStats> stats_;
-  Path path_ = nullptr;
+  Path path_ = nullptr;        // for OutcomeDetail::Full
+  Path demandPath_ = nullptr;  // for OutcomeDetail::DemandOnly
   bool classifying_ = false;
   std::uint32_t levelCount_ = 0;
   std::uint32_t topBits_ = 0;  // the first level's line bits
@@ -168,7 +177,7 @@ inline void Hierarchy::access(std::uint64_t address, std::uint32_t size, bool is
       return;
     }
   }
-  (this->*path_)(address, size, isWrite, out);
+  (this->*(out.detail_ == OutcomeDetail::Full ? path_ : demandPath_))(address, size, isWrite, out);
 }
 
 }  // namespace cats::cache

@@ -77,14 +77,24 @@ inline void addDemand(const LevelOutcome& level, LevelStats& stats) {
   }
 }
 
+/// How much an Outcome records: every level's demand flags and effects, or the demand flags only
+/// (effects stay zero; faster on misses, for callers that attribute hits and misses alone).
+enum class OutcomeDetail : std::uint8_t { Full, DemandOnly };
+
 /// Filled by Hierarchy::access(). Reused from one access to the next: it clears only what the
 /// previous access set, which keeps the first-level hit path short.
 class Outcome {
  public:
+  Outcome() = default;
+  explicit Outcome(OutcomeDetail detail) : detail_(detail) {}
+
+  OutcomeDetail detail() const { return detail_; }
   std::size_t levelCount() const { return levelCount_; }
   const LevelOutcome& level(std::size_t index) const { return levels_[index]; }
   /// Memory traffic of this access (the last level's bytes across its lower boundary).
   MemoryTraffic memoryTraffic() const;
+  /// True if the access hit the first level and did nothing else at any level (in either detail).
+  bool firstLevelHitOnly() const { return flagged_ == 1 && !levels_[0].missed && affected_ == 0; }
 
  private:
   friend class Hierarchy;
@@ -94,6 +104,7 @@ class Outcome {
   std::uint32_t flagged_ = 0;   // levels_[flagged_..] have all flags clear
   std::uint32_t affected_ = 0;  // levels_[affected_..] have all effects zero
   bool classAffected_ = false;  // some effects' miss-class counts may be nonzero
+  OutcomeDetail detail_ = OutcomeDetail::Full;
 };
 
 }  // namespace cats::cache
