@@ -123,6 +123,8 @@ class ReuseDecider {
     if (!loop || !sym::containersIn(read.offset).empty()) return;
     const LoopDecision* d = plan_.loop(*loop);
     if (d && (d->vectorFactor > 1 || d->slp)) return;
+    for (const trace::Scope& s : trace_.scopes)  // a call that stays a call may write anything (small_funcs' noinline put)
+      if (s.kind == trace::ScopeKind::Call && isAncestorOrSelf(*loop, s.id) && realCallBelow(s.id, *loop)) return;
     auto iterator = trace_.context.find(trace_.scopes[*loop].iterator);
     const auto step = sym::toInteger(trace_.scopes[*loop].step);
     if (!iterator || !step || *step == 0) return;
@@ -163,6 +165,7 @@ class ReuseDecider {
     for (const trace::Scope& s : trace_.scopes)
       if (s.kind == trace::ScopeKind::Branch && !s.decided && s.parent) byPlace[{*s.parent, s.loc.str()}].push_back(s.id);
     std::vector<std::vector<std::size_t>> out;
+    out.reserve(byPlace.size());
     for (auto& [place, arms] : byPlace) out.push_back(arms);
     std::sort(out.begin(), out.end(), [&](const auto& a, const auto& b) { return depth(a.front()) > depth(b.front()); });
     return out;
@@ -202,6 +205,7 @@ class ReuseDecider {
     for (const auto& arms : chains()) {
       if (!complete(arms)) continue;
       std::vector<std::vector<std::size_t>> stores;
+      stores.reserve(arms.size());
       for (std::size_t arm : arms) stores.push_back(surelyStored(arm));
       for (std::size_t w : stores.front()) {
         std::vector<std::size_t> group{w};
