@@ -112,6 +112,8 @@ class Compiler {
     for (const AccessDecision& d : registers.plan->accesses) {
       auto tag = static_cast<std::uint32_t>(d.event);
       if (d.kind == AccessDecision::Kind::Merged) registers.merged.insert(tag);
+      if (d.kind == AccessDecision::Kind::Reused) registers.reused.insert(tag);
+      if (d.kind == AccessDecision::Kind::Sunk) registers.sunk.insert(tag);
       if (d.kind != AccessDecision::Kind::Promoted || !d.loop) continue;
       for (std::optional<std::size_t> s = trace_.events[d.event].scope; s; s = trace_.scopes[*s].parent) {
         if (trace_.scopes[*s].kind == trace::ScopeKind::Loop) registers.promotedOutOf[tag].push_back(*s);

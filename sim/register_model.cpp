@@ -26,6 +26,7 @@ class Applier {
   Applier(const RegisterPlan& plan, std::vector<std::string>& notes) : plan_(plan), notes_(notes) {}
 
   void run(Block& block) {
+    reuse(block);
     promote(block);
     vectorize(block);
   }
@@ -65,6 +66,36 @@ class Applier {
         hoistFrom(inner->pre, loop);
         hoistFrom(inner->post, loop);
       }
+  }
+
+  /* Drops reads the plan reuses from a register; moves the stores every arm of a branch makes after it. */
+  void reuse(Block& block) const {
+    Block kept;
+    for (Op& op : block) {
+      if (const auto* a = std::get_if<AccessOp>(&op.value); a && plan_.reused.count(a->tag)) continue;
+      if (auto* l = std::get_if<LoopOp>(&op.value)) {
+        for (Block* b : {&l->pre, &l->header, &l->body, &l->post}) reuse(*b);
+      } else if (auto* f = std::get_if<FrameOp>(&op.value)) {
+        reuse(f->body);
+      } else if (auto* b = std::get_if<BranchOp>(&op.value)) {
+        Block after;
+        for (auto& arm : b->arms) {
+          reuse(arm.body);
+          Block rest;
+          for (Op& inner : arm.body) {
+            const auto* a = std::get_if<AccessOp>(&inner.value);
+            if (a && plan_.sunk.count(a->tag)) addOnce(after, *a);
+            else rest.push_back(std::move(inner));
+          }
+          arm.body = std::move(rest);
+        }
+        kept.push_back(std::move(op));
+        for (Op& sunk : after) kept.push_back(std::move(sunk));
+        continue;
+      }
+      kept.push_back(std::move(op));
+    }
+    block = std::move(kept);
   }
 
   void promote(Block& block) {
@@ -151,7 +182,7 @@ class Applier {
       if (auto* l = std::get_if<LoopOp>(&op.value)) {
         vectorize(l->body);
         const LoopDecision* d = plan_.plan ? plan_.plan->loop(l->scope) : nullptr;
-        if (d && (d->vectorFactor > 1 || d->slp) && !d->inOrderReduction) {
+        if (d && (d->vectorFactor > 1 || d->slp) && (!d->inOrderReduction || d->vectorLoads)) {
           for (LoopOp& piece : vectorizeLoop(std::move(*l), *d)) out.push_back(Op{std::move(piece)});
           continue;
         }

@@ -18,6 +18,8 @@ struct RegisterPlan {
   const CompilationPlan* plan = nullptr;
   std::unordered_map<std::uint32_t, std::vector<std::size_t>> promotedOutOf;  // event -> Loop scopes it is kept out of
   std::unordered_set<std::uint32_t> merged;                                  // events packed into a neighbour's vector access
+  std::unordered_set<std::uint32_t> reused;                                  // reads of a value already in a register
+  std::unordered_set<std::uint32_t> sunk;                                    // stores every arm of an if/else makes: one after it
 };
 
 /// Rewrites "block" as the plan keeps values in registers and vectorises loops; notes what

@@ -212,7 +212,7 @@ class IdiomFinder {
     d.vectorFactor = 1;
     d.vectorBytes = 0;
     d.interleave = 1;
-    d.runtimeAliasCheck = d.scalarEpilogue = d.slp = d.inOrderReduction = false;
+    d.runtimeAliasCheck = d.scalarEpilogue = d.slp = d.inOrderReduction = d.vectorLoads = false;
     d.reason = why + (gcc ? "; GCC's loop distribution, -ftree-loop-distribute-patterns" : "; Clang's loop idiom recognition");
   }
 };

@@ -464,13 +464,16 @@ class LoopDecider {
       d.inOrderReduction = true;
     }
     if (!chooseWidth(d, shape, f, veryCheap)) return;
+    d.vectorLoads = d.inOrderReduction && combinesLoads(shape);
     d.slp = shape.group > 1;
     for (std::size_t e : shape.merged)
       plan_.accesses.push_back(AccessDecision{e, AccessDecision::Kind::Merged, loop, "packed with its neighbours into one vector access (SLP)"});
     d.reason = "vectorised: " + std::to_string(d.vectorBytes) + "-byte vectors, " + std::to_string(d.vectorFactor) + " iteration(s) each" +
                (d.interleave > 1 ? ", interleaved by " + std::to_string(d.interleave) : "") + (d.slp ? ", groups of " + std::to_string(shape.group) + " packed (SLP)" : "") +
                (d.runtimeAliasCheck ? ", behind a run-time alias check" : "") + (d.scalarEpilogue ? ", scalar epilogue" : "") +
-               (d.inOrderReduction ? "; the floating-point reduction stays in order, so its loads stay scalar" : "");
+               (d.inOrderReduction ? (d.vectorLoads ? "; the floating-point reduction stays in order, its loads combined in vectors first"
+                                                    : "; the floating-point reduction stays in order, so its loads stay scalar")
+                                   : "");
   }
 
   static void setReason(LoopDecision& d, std::string why) {
@@ -479,6 +482,7 @@ class LoopDecider {
     d.interleave = 1;
     d.runtimeAliasCheck = false;
     d.inOrderReduction = false;
+    d.vectorLoads = false;
     d.reason = std::move(why);
   }
 
@@ -510,6 +514,13 @@ class LoopDecider {
     else
       setReason(d, "not vectorised: no vector size fits the accesses");
     return false;
+  }
+
+  /* GCC's fold-left reduction adds the lanes of one vector in order; the loads feeding it are
+     vector loads when the reduced value combines several of them (`s += a[k] * b[k]`: movupd,
+     mulpd, then two addsd), and scalar when it is the loaded element itself (`s += a[k]`). */
+  bool combinesLoads(const Shape& shape) const {
+    return std::count_if(shape.leaders.begin(), shape.leaders.end(), [&](std::size_t e) { return trace_.events[e].mode == ir::AccessMode::Read; }) >= 2;
   }
 
   /* Clang 14 on x86: small bodies interleaved by 2 with SSE vectors and by 4 with AVX2 ones, halved for SLP groups. */

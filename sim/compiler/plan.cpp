@@ -6,6 +6,7 @@
 #include "idioms.hpp"
 #include "calloc_fold.hpp"
 #include "loops.hpp"
+#include "reuse.hpp"
 #include "view.hpp"
 
 #include <algorithm>
@@ -52,6 +53,7 @@ CompilationPlan planCompilation(const trace::Trace& contexts, const CompilerTarg
   plan.calls = std::move(view.calls);
   plan.loops = std::move(view.loops);
   compiler::decideLoops(contexts, view, plan);
+  compiler::decideReuse(contexts, view, plan);
   compiler::decideIdioms(contexts, view, plan);
   compiler::decideCallocFolds(contexts, plan);
   if (reported) notePlanSources(applyReportedDecisions(contexts, *reported, plan), *reported, plan);

@@ -15,6 +15,8 @@ std::string_view toString(AccessDecision::Kind kind) {
     case AccessDecision::Kind::Merged: return "merged";
     case AccessDecision::Kind::Promoted: return "promoted";
     case AccessDecision::Kind::Reloaded: return "reloaded";
+    case AccessDecision::Kind::Reused: return "reused";
+    case AccessDecision::Kind::Sunk: return "sunk";
   }
   return "memory";
 }

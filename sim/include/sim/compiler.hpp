@@ -62,7 +62,8 @@ struct LoopDecision {
   bool runtimeAliasCheck = false;  // versioned: a run-time overlap check selects the vector loop
   bool scalarEpilogue = false;     // trips % (vectorFactor * interleave) iterations run scalar after it
   bool slp = false;                // straight-line code of the body packed into vectors
-  bool inOrderReduction = false;   // a floating-point reduction kept in source order (GCC's fold-left): loads stay scalar
+  bool inOrderReduction = false;   // a floating-point reduction kept in source order (GCC's fold-left)
+  bool vectorLoads = false;        // ... whose loads are vectors all the same (the reduced value combines several loads)
   std::string replacedBy;          // "memset" or "memcpy": the loop became a library call (sim/compiler/idioms.cpp)
   bool removed = false;            // ... which the compiler then drops: a dead store, or folded into calloc (reason says)
   std::optional<std::size_t> copiesFrom;  // memcpy reading what the memcpy loop of this scope just copied: reads its source (Clang's MemCpyOpt)
@@ -77,6 +78,8 @@ struct AccessDecision {
     Merged,    // the same address earlier in the iteration: one access (common subexpression)
     Promoted,  // kept in a register across a loop: loaded before it, stored after it
     Reloaded,  // invariant, but a store in the loop may alias it: reloaded every iteration
+    Reused,    // a read of an address read or written earlier in the iteration: the value is in a register
+    Sunk,      // a store every arm of a complete if/else makes: one store after the branch
   };
   std::size_t event = 0;
   Kind kind = Kind::Memory;
