@@ -2,6 +2,8 @@
 // number, the totals per configuration, then one grouping with a column set per configuration.
 #include "reports/simulation.hpp"
 
+#include "simulation_text_parts.hpp"
+
 #include <fmt/format.h>
 
 #include <map>
@@ -82,13 +84,6 @@ std::string groupTable(const ConfigurationsReportInput& in, GroupBy by) {
   return out;
 }
 
-bool functionsMove(const sim::CompilationPlan* plan) {
-  if (!plan) return false;
-  for (const auto& d : plan->calls)
-    if (d.inlined) return true;
-  return false;
-}
-
 }  // namespace
 
 std::string configurationLabel(const cache::HierarchyConfig& config) {
@@ -108,12 +103,7 @@ std::string simulationText(const ConfigurationsReportInput& in, GroupBy by) {
   out += totalsText(in);
   out += groupTable(in, by);
   if (by == GroupBy::Function && functionsMove(in.plan)) out += groupTable(in, GroupBy::CompiledFunction);
-  if (!r.notes.empty()) {
-    out += "\nNotes (\"~\" marks groups a modelled guess went into)\n";
-    for (const auto& n : r.notes) out += "  - " + n + "\n";
-  }
-  if (in.plan && in.explainModel) out += "\n" + compilerModelText(in.trace, *in.plan);
-  return out;
+  return out + notesAndModelText(r.notes, in.trace, in.plan, in.explainModel);
 }
 
 }  // namespace cats::report

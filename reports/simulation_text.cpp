@@ -1,6 +1,8 @@
 // Text tables of a simulation: the hierarchy, totals per level, then one grouping.
 #include "reports/simulation.hpp"
 
+#include "simulation_text_parts.hpp"
+
 #include <fmt/format.h>
 
 namespace cats::report {
@@ -25,14 +27,6 @@ std::string groupTable(const SimulationReportInput& in, GroupBy by) {
     out += line + "\n";
   }
   return out;
-}
-
-/* Whether inlining moved some code into another function of the binary (then the text
-   report shows both views of functions). */
-bool functionsMove(const SimulationReportInput& in) {
-  for (const auto& d : in.plan->calls)
-    if (d.inlined) return true;
-  return false;
 }
 
 }  // namespace
@@ -60,13 +54,8 @@ std::string simulationText(const SimulationReportInput& in, GroupBy by) {
   out += fmt::format("  memory: {} B read, {} B written\n", r.memory.readBytes, r.memory.writeBytes);
 
   out += groupTable(in, by);
-  if (by == GroupBy::Function && in.plan && functionsMove(in)) out += groupTable(in, GroupBy::CompiledFunction);
-  if (!r.notes.empty()) {
-    out += "\nNotes (\"~\" marks groups a modelled guess went into)\n";
-    for (const auto& n : r.notes) out += "  - " + n + "\n";
-  }
-  if (in.plan && in.explainModel) out += "\n" + compilerModelText(in.trace, *in.plan);
-  return out;
+  if (by == GroupBy::Function && functionsMove(in.plan)) out += groupTable(in, GroupBy::CompiledFunction);
+  return out + notesAndModelText(r.notes, in.trace, in.plan, in.explainModel);
 }
 
 }  // namespace cats::report

@@ -156,21 +156,11 @@ TEST_CASE("one pass over several configurations: examples count exactly as separ
       {"examples/spmv-csr", {{"ROWS", "500"}}},               {"examples/transpose", {{"N", "64"}}},
       {"bench/fidelity-corpus/lcs.c", {{"N", "30"}}},
   };
-  for (const Case& c : cases) {
-    test::AnalyzeOptions analyze;
-    analyze.defines = c.defines;
-    trace::Trace t = test::analyze({c.path}, analyze);
-    for (auto model : {sim::RegisterModel::O0, sim::RegisterModel::O2}) {
-      sim::ConcretizeOptions concretize;
-      concretize.model = model;
-      sim::Program program = sim::concretize(t, concretize);
-      sim::StreamOptions options;
-      options.model = model;
-      options.branches = {sim::BranchPolicy::Kind::Probability, 0.5};
-      INFO(c.path << (model == sim::RegisterModel::O0 ? " -O0" : " -O2"));
-      checkOnePass(program, t.events.size(), family(model == sim::RegisterModel::O0 ? 1 : 0), options);
-    }
-  }
+  for (const Case& c : cases)
+    test::forEachModel(c.path, c.defines, [&](const sim::Program& program, std::size_t events, const sim::StreamOptions& options, const std::string& label) {
+      INFO(label);
+      checkOnePass(program, events, family(options.model == sim::RegisterModel::O0 ? 1 : 0), options);
+    });
 }
 
 TEST_CASE("an LRU stack family gives each member's engine statistics, access by access", "[cache][configurations]") {

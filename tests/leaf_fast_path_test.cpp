@@ -142,21 +142,11 @@ TEST_CASE("fast paths on every example and on branchy kernels: identical statist
   small.classifyMisses = true;
   small.levels[0].replacement = cache::Replacement::TreePlru;
   configs.push_back(small);
-  for (const Case& c : cases) {
-    test::AnalyzeOptions analyze;
-    analyze.defines = c.defines;
-    trace::Trace t = test::analyze({c.path}, analyze);
-    for (auto model : {sim::RegisterModel::O0, sim::RegisterModel::O2}) {
-      sim::ConcretizeOptions concretize;
-      concretize.model = model;
-      sim::Program program = sim::concretize(t, concretize);
-      sim::StreamOptions options;
-      options.model = model;
-      options.branches = {sim::BranchPolicy::Kind::Probability, 0.5};
+  for (const Case& c : cases)
+    test::forEachModel(c.path, c.defines, [&](const sim::Program& program, std::size_t events, const sim::StreamOptions& options, const std::string& label) {
       for (const auto& config : configs) {
-        INFO(c.path << (model == sim::RegisterModel::O0 ? " -O0" : " -O2") << ", D1 " << config.levels[0].sizeBytes);
-        checkSameSimulation(program, t.events.size(), config, options);
+        INFO(label << ", D1 " << config.levels[0].sizeBytes);
+        checkSameSimulation(program, events, config, options);
       }
-    }
-  }
+    });
 }

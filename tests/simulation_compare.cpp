@@ -1,6 +1,8 @@
 #include "simulation_compare.hpp"
 
 #include "random_programs.hpp"
+#include "sim/concretize.hpp"
+#include "support.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -27,6 +29,21 @@ sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size
     for (std::size_t k = 0; k < plain.totals.size(); ++k) sameEvents = sameEvents && sameCounts(fast.byEvent[e][k], plain.byEvent[e][k]);
   CHECK(sameEvents);
   return fast;
+}
+
+void forEachModel(const std::string& path, const std::map<std::string, std::string>& defines, const ModelCheck& check) {
+  AnalyzeOptions analyze;
+  analyze.defines = defines;
+  trace::Trace t = test::analyze({path}, analyze);
+  for (auto model : {sim::RegisterModel::O0, sim::RegisterModel::O2}) {
+    sim::ConcretizeOptions concretize;
+    concretize.model = model;
+    sim::Program program = sim::concretize(t, concretize);
+    sim::StreamOptions options;
+    options.model = model;
+    options.branches = {sim::BranchPolicy::Kind::Probability, 0.5};
+    check(program, t.events.size(), options, path + (model == sim::RegisterModel::O0 ? " -O0" : " -O2"));
+  }
 }
 
 std::vector<cache::HierarchyConfig> policyConfigurations() {

@@ -5,6 +5,9 @@
 #include "cache/config.hpp"
 #include "sim/simulate.hpp"
 
+#include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace cats::test {
@@ -15,6 +18,12 @@ bool sameCounts(const sim::LevelCounts& a, const sim::LevelCounts& b);
 /// and CHECKs that everything reported is the same; returns the fast simulation.
 sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config,
                                           sim::StreamOptions options);
+
+/// "path" (relative to the source tree) analysed with "defines" and concretised at -O0 and -O2:
+/// "check" gets each program, stream options to match (undecidable branches: a seeded coin) and
+/// a label for INFO.
+using ModelCheck = std::function<void(const sim::Program&, std::size_t events, const sim::StreamOptions&, const std::string& label)>;
+void forEachModel(const std::string& path, const std::map<std::string, std::string>& defines, const ModelCheck& check);
 
 /// Small two-level caches (misses, evictions, thrashing sets) in every combination of replacement,
 /// inclusion, classification and write policy, and one single-level LRU cache.
