@@ -33,6 +33,9 @@ void FunctionBuilder::declareParameters() {
   for (const clang::ParmVarDecl* p : decl_.parameters()) {
     ir::Parameter param;
     param.name = p->getNameAsString();
+    // An unnamed parameter ("int f(double *a, int)") still needs a symbol name that reads back
+    // from the trace file; C reserves names starting with "__", so this one cannot collide.
+    if (param.name.empty()) param.name = "__unnamed_param" + std::to_string(function_.params.size() + 1);
     clang::QualType type = p->getType();
     if (type->isPointerType()) {
       param.isPointer = true;
