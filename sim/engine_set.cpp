@@ -69,17 +69,6 @@ std::vector<cache::LevelStats> EngineSet::stats(std::size_t config) const {
   throw std::out_of_range("EngineSet::stats: no configuration " + std::to_string(config));
 }
 
-cache::MemoryTraffic EngineSet::memoryTraffic(std::size_t config) const {
-  for (const auto& m : fast_)
-    if (m.config == config) return m.engine.memoryTraffic();
-  for (const auto& m : general_)
-    if (m.config == config) return m.engine.memoryTraffic();
-  for (const auto& f : families_)
-    for (const Slot& slot : f.slots)
-      if (slot.config == config) return f.engine.memoryTraffic(slot.member);
-  throw std::out_of_range("EngineSet::memoryTraffic: no configuration " + std::to_string(config));
-}
-
 void EngineSet::completeCounts(std::vector<LevelCounts>& counts) const {
   for (std::size_t event = 0; event + levels_ <= counts.size(); event += levels_)
     for (const Family& family : families_) {

@@ -51,7 +51,6 @@ class EngineSet {
   void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes);
 
   std::vector<cache::LevelStats> stats(std::size_t config) const;
-  cache::MemoryTraffic memoryTraffic(std::size_t config) const;
 
  private:
   template <class Engine>

@@ -93,64 +93,70 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
   return accesses;
 }
 
+/* The first-level line size at which the stream may offer runs of same-line iterations (0:
+   none): runs pay off only where a write hit stays in the first level (docs/performance.md). */
+std::uint32_t runLineBytes(const cache::HierarchyConfig& config) {
+  if (config.levels.empty() || config.levels[0].write != cache::WritePolicy::WriteBack) return 0;
+  return config.levels[0].lineBytes;
+}
+
+/* The same for all of "configs": a run of same-line iterations at the smallest line size is one
+   at every larger (aligned, power of two) size too. */
+std::uint32_t runLineBytes(const std::vector<cache::HierarchyConfig>& configs) {
+  std::uint32_t line = 0;
+  for (const cache::HierarchyConfig& config : configs) {
+    const std::uint32_t own = runLineBytes(config);
+    if (own == 0) return 0;
+    line = line == 0 ? own : std::min(line, own);
+  }
+  return line;
+}
+
+/* Level names, per-event counters and totals of "config" into "result"; its levels start at
+   "offset" among the "stride" counters of each event in "counts". */
+void collectCounts(SimulationResult& result, const cache::HierarchyConfig& config, const std::vector<LevelCounts>& counts, std::size_t eventCount,
+                   std::size_t stride, std::size_t offset) {
+  const std::size_t levels = config.levels.size();
+  for (const auto& level : config.levels) result.levels.push_back(level.name);
+  result.byEvent.assign(eventCount, std::vector<LevelCounts>(levels));
+  result.totals.assign(levels, LevelCounts{});
+  for (std::size_t e = 0; e < eventCount; ++e)
+    for (std::size_t k = 0; k < levels; ++k) {
+      result.byEvent[e][k] = counts[e * stride + offset + k];
+      result.totals[k] += counts[e * stride + offset + k];
+    }
+}
+
 }  // namespace
 
 SimulationResult simulate(const Program& program, std::size_t eventCount, const cache::HierarchyConfig& config,
                           const StreamOptions& options, const Progress& progress) {
   const std::size_t levels = config.levels.size();
   SimulationResult result;
-  for (const auto& level : config.levels) result.levels.push_back(level.name);
   std::vector<LevelCounts> counts(eventCount * levels);
   StreamOptions streamOptions = options;
-  // Runs pay off only where a write hit stays in the first level (docs/performance.md).
-  if (options.fastPaths && !config.levels.empty() && config.levels[0].write == cache::WritePolicy::WriteBack)
-    streamOptions.runLineBytes = config.levels[0].lineBytes;
-  if (cache::MruHierarchy::supports(config)) {
-    cache::MruHierarchy hierarchy(config);  // still about 1.6x faster on misses (docs/cache-core.md, Figures; same counts)
-    streamOptions.repeatPoints = options.fastPaths && cache::MruHierarchy::capturesState();
-    AddressStream stream(program, streamOptions);
-    cache::MruOutcome outcome;
-    result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attributeMru, result.warpedAccesses);
-    result.levelStats = hierarchy.stats();
-    result.memory = hierarchy.memoryTraffic();
-    result.approximate = stream.usedPolicy();
-  } else {
-    cache::Hierarchy hierarchy(config);
+  if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(config);
+  const auto simulateWith = [&](auto& hierarchy, auto& outcome, auto attribution) {
     streamOptions.repeatPoints = options.fastPaths && hierarchy.capturesState();
     AddressStream stream(program, streamOptions);
-    cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);  // the counters need no more
-    result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attribute, result.warpedAccesses);
+    result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attribution, result.warpedAccesses);
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();
-    result.approximate = stream.usedPolicy();
+    result.approximate = program.approximate || stream.usedPolicy();
+  };
+  if (cache::MruHierarchy::supports(config)) {
+    cache::MruHierarchy hierarchy(config);  // still about 1.6x faster on misses (docs/cache-core.md, Figures; same counts)
+    cache::MruOutcome outcome;
+    simulateWith(hierarchy, outcome, attributeMru);
+  } else {
+    cache::Hierarchy hierarchy(config);
+    cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);  // the counters need no more
+    simulateWith(hierarchy, outcome, attribute);
   }
-  result.byEvent.assign(eventCount, std::vector<LevelCounts>(levels));
-  result.totals.assign(levels, LevelCounts{});
-  for (std::size_t e = 0; e < eventCount; ++e)
-    for (std::size_t k = 0; k < levels; ++k) {
-      result.byEvent[e][k] = counts[e * levels + k];
-      result.totals[k] += counts[e * levels + k];
-    }
-  result.approximate = result.approximate || program.approximate;
+  collectCounts(result, config, counts, eventCount, levels, 0);
   result.notes = program.notes;
   return result;
 }
-
-namespace {
-
-/* The first-level line the stream may offer runs at for all of "configs" (0: none). A run of
-   same-line iterations at the smallest line size is one at every larger (aligned, power of two)
-   size too; a write-through first level anywhere makes runs useless. */
-std::uint32_t runLineBytes(const std::vector<cache::HierarchyConfig>& configs) {
-  std::uint32_t line = 0;
-  for (const cache::HierarchyConfig& config : configs) {
-    if (config.levels.empty() || config.levels[0].write != cache::WritePolicy::WriteBack) return 0;
-    line = line == 0 ? config.levels[0].lineBytes : std::min(line, config.levels[0].lineBytes);
-  }
-  return line;
-}
-
-}  // namespace
 
 std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
                                           const StreamOptions& options, const Progress& progress) {
@@ -173,18 +179,10 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
   std::vector<SimulationResult> results(configs.size());
   for (std::size_t c = 0; c < configs.size(); ++c) {
     SimulationResult& result = results[c];
-    const std::size_t levels = configs[c].levels.size(), offset = engines.firstLevels()[c];
-    for (const auto& level : configs[c].levels) result.levels.push_back(level.name);
+    collectCounts(result, configs[c], counts, eventCount, stride, engines.firstLevels()[c]);
     result.accesses = accesses;
     result.levelStats = engines.stats(c);
-    result.memory = engines.memoryTraffic(c);
-    result.byEvent.assign(eventCount, std::vector<LevelCounts>(levels));
-    result.totals.assign(levels, LevelCounts{});
-    for (std::size_t e = 0; e < eventCount; ++e)
-      for (std::size_t k = 0; k < levels; ++k) {
-        result.byEvent[e][k] = counts[e * stride + offset + k];
-        result.totals[k] += counts[e * stride + offset + k];
-      }
+    result.memory = cache::trafficBelow(result.levelStats.back());
     result.approximate = program.approximate || stream.usedPolicy();
     result.notes = program.notes;
   }

@@ -103,6 +103,12 @@ std::optional<std::size_t> Trace::innermostLoop(std::size_t scope) const {
   return std::nullopt;
 }
 
+bool Trace::encloses(std::size_t outer, std::size_t inner) const {
+  for (std::optional<std::size_t> s = inner; s; s = scopes.at(*s).parent)
+    if (*s == outer) return true;
+  return false;
+}
+
 std::optional<std::size_t> Trace::summaryOf(const std::string& function) const {
   for (const auto& s : scopes)
     if (s.kind == ScopeKind::Function && s.parent == std::size_t{0} && s.function == function) return s.id;

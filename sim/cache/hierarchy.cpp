@@ -109,7 +109,7 @@ void Hierarchy::bindFastPaths() {
   topStats_ = stats_.data();
 }
 
-MemoryTraffic Hierarchy::memoryTraffic() const { return {stats_.back().bytesFromBelow, stats_.back().bytesToBelow}; }
+MemoryTraffic Hierarchy::memoryTraffic() const { return trafficBelow(stats_.back()); }
 
 void Hierarchy::resetStats() { std::fill(stats_.begin(), stats_.end(), LevelStats{}); }
 

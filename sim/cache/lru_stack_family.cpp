@@ -108,9 +108,6 @@ std::vector<LevelStats> LruStackFamily::stats(std::size_t i) const {
   return {s};
 }
 
-MemoryTraffic LruStackFamily::memoryTraffic(std::size_t i) const {
-  const LevelStats s = stats(i).front();
-  return MemoryTraffic{s.bytesFromBelow, s.bytesToBelow};
-}
+MemoryTraffic LruStackFamily::memoryTraffic(std::size_t i) const { return trafficBelow(stats(i).front()); }
 
 }  // namespace cats::cache

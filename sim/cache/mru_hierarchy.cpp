@@ -36,9 +36,7 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   firstStats_ = &stats_[0];
 }
 
-MemoryTraffic MruHierarchy::memoryTraffic() const {
-  return MemoryTraffic{stats_.back().bytesFromBelow, stats_.back().bytesToBelow};
-}
+MemoryTraffic MruHierarchy::memoryTraffic() const { return trafficBelow(stats_.back()); }
 
 void MruHierarchy::captureState(std::vector<std::uint64_t>& image) const {
   for (const Level& level : levels_) image.insert(image.end(), level.slots.begin(), level.slots.end());

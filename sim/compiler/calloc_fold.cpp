@@ -36,13 +36,6 @@ bool runsOncePer(const trace::Trace& contexts, const CompilationPlan& plan, std:
   return false;
 }
 
-/* Whether scope "s" is "outer" or nested in it. */
-bool within(const trace::Trace& contexts, std::size_t s, std::size_t outer) {
-  for (std::optional<std::size_t> p = s; p; p = contexts.scopes[*p].parent)
-    if (*p == outer) return true;
-  return false;
-}
-
 /* Whether store event "e", alone in its loop (nested loops included), writes zero over exactly "sizeBytes" bytes from the
    container's start: offset = bytes * (i - start) for i in [start, bound). */
 bool zeroesWholeBlock(const trace::Trace& contexts, std::size_t e, const sym::Expr& sizeBytes) {
@@ -57,7 +50,7 @@ bool zeroesWholeBlock(const trace::Trace& contexts, std::size_t e, const sym::Ex
   if (!(offset - ev.bytes * (*it - loop.start)).expand().is_zero()) return false;
   if (!(ev.bytes * (loop.bound - loop.start) - sizeBytes).expand().is_zero()) return false;
   for (std::size_t other = 0; other < contexts.events.size(); ++other)
-    if (other != e && contexts.events[other].container == ev.container && within(contexts, contexts.events[other].scope, ev.scope)) return false;
+    if (other != e && contexts.events[other].container == ev.container && contexts.encloses(ev.scope, contexts.events[other].scope)) return false;
   return true;
 }
 
@@ -67,7 +60,7 @@ bool writesBetween(const trace::Trace& contexts, std::size_t alloc, std::size_t 
   std::size_t loop = contexts.events[store].scope;
   for (std::size_t e = alloc + 1; e < store; ++e) {
     const trace::Event& ev = contexts.events[e];
-    if (ev.kind == trace::EventKind::Access && ev.mode == ir::AccessMode::Write && !within(contexts, ev.scope, loop)) return true;
+    if (ev.kind == trace::EventKind::Access && ev.mode == ir::AccessMode::Write && !contexts.encloses(loop, ev.scope)) return true;
   }
   return false;
 }

@@ -247,7 +247,7 @@ class LoopDecider {
     for (std::size_t e : f.accesses) {
       const trace::Event& ev = trace_.events[e];
       if (promotedFrom(e, loop)) continue;
-      if (ev.mode == ir::AccessMode::Write || (reloadedIn_[e] && isInsideOrEqual(*reloadedIn_[e], loop))) return false;
+      if (ev.mode == ir::AccessMode::Write || (reloadedIn_[e] && trace_.encloses(loop, *reloadedIn_[e]))) return false;
       auto stride = strideOf(e, loop);
       if (!stride || *stride != 0) return false;
       element = element == 0 ? ev.bytes : std::min<std::int64_t>(element, ev.bytes);
@@ -265,7 +265,7 @@ class LoopDecider {
                  " iteration(s) each, around its inner loop (outer-loop vectorisation): the inner loop's accesses do not move with " +
                  trace_.scopes[loop].label() + ", so one inner pass serves " + std::to_string(factor) + " of its iterations";
       for (const trace::Scope& s : trace_.scopes)
-        if (s.id != loop && isLoop(s.id) && isInsideOrEqual(s.id, loop)) setReason(decision(s.id), "not vectorised: the loop around it is vectorised (outer-loop vectorisation)");
+        if (s.id != loop && isLoop(s.id) && trace_.encloses(loop, s.id)) setReason(decision(s.id), "not vectorised: the loop around it is vectorised (outer-loop vectorisation)");
       return true;
     }
     return false;
@@ -291,7 +291,7 @@ class LoopDecider {
     Shape shape;
     std::vector<std::size_t> strided;
     for (std::size_t e : facts_[loop].accesses) {
-      if (promotedOut_[e] && isInsideOrEqual(loop, *promotedOut_[e])) continue;
+      if (promotedOut_[e] && trace_.encloses(*promotedOut_[e], loop)) continue;
       auto stride = strideOf(e, loop);
       const trace::Event& ev = trace_.events[e];
       if (!stride) return fail(shape, ev.text + " is not affine in the iterator");
@@ -315,13 +315,6 @@ class LoopDecider {
   static Shape fail(Shape shape, std::string why) {
     shape.problem = std::move(why);
     return shape;
-  }
-
-  /* Whether "inner" lies inside "outer" (or is it). */
-  bool isInsideOrEqual(std::size_t inner, std::size_t outer) const {
-    for (std::optional<std::size_t> p = inner; p; p = trace_.scopes[*p].parent)
-      if (*p == outer) return true;
-    return false;
   }
 
   /* Every group of stride-g accesses (same container and mode) covers g consecutive elements. */
@@ -384,7 +377,7 @@ class LoopDecider {
   std::optional<std::string> refusedRecurrence(std::size_t loop) const {
     bool gcc = target().compiler == CompilerKind::Gcc;
     for (const trace::Scope& s : trace_.scopes) {
-      if (!isLoop(s.id) || !isInsideOrEqual(s.id, loop)) continue;
+      if (!isLoop(s.id) || !trace_.encloses(loop, s.id)) continue;
       for (const ir::CarriedScalar& c : s.carried) {
         if (isReduction(c.kind)) continue;
         if (!gcc && c.kind == ir::CarriedScalar::Kind::FirstOrder) continue;
@@ -396,7 +389,7 @@ class LoopDecider {
   }
 
   /* Whether access "e" (below "loop") is promoted out of "loop" itself, not only out of a loop inside it. */
-  bool promotedFrom(std::size_t e, std::size_t loop) const { return promotedOut_[e] && isInsideOrEqual(loop, *promotedOut_[e]); }
+  bool promotedFrom(std::size_t e, std::size_t loop) const { return promotedOut_[e] && trace_.encloses(*promotedOut_[e], loop); }
 
   /* The stores and loads of "loop" at different addresses that may overlap: versioning needed. */
   std::optional<std::pair<std::size_t, std::size_t>> mayOverlap(std::size_t loop) const {
@@ -444,7 +437,7 @@ class LoopDecider {
     if (f.blocked) return setReason(d, "not vectorised: " + f.blockedWhy);
     if (!f.unitStep) return setReason(d, "not vectorised: the step is not 1");
     for (std::size_t e : f.accesses)
-      if (reloadedIn_[e] && isInsideOrEqual(*reloadedIn_[e], loop))
+      if (reloadedIn_[e] && trace_.encloses(loop, *reloadedIn_[e]))
         return setReason(d, "not vectorised: " + trace_.events[e].text + " is reloaded every iteration (a store may alias it)");
     if (auto r = carriedDependence(loop)) return setReason(d, "not vectorised: " + trace_.events[*r].text + " reads a value stored by an earlier iteration");
     if (target().compiler == CompilerKind::Clang && !innerLoops(loop).empty())

@@ -55,12 +55,6 @@ class ReuseDecider {
     return view_.mayAlias(trace_, w, r);
   }
 
-  bool isAncestorOrSelf(std::size_t outer, std::size_t inner) const {
-    for (std::optional<std::size_t> p = inner; p; p = trace_.scopes[*p].parent)
-      if (*p == outer) return true;
-    return false;
-  }
-
   /* A call that stays a call between the two events' scopes (it may write anything). */
   bool realCallBelow(std::size_t scope, std::size_t top) const {
     for (std::optional<std::size_t> p = scope; p && *p != top; p = trace_.scopes[*p].parent) {
@@ -88,14 +82,14 @@ class ReuseDecider {
       if (!isAccess(k)) continue;
       const trace::Event& e = trace_.events[k];
       if (trace_.innermostLoop(e.scope) != loop) {
-        if (!isAncestorOrSelf(e.scope, scope) && loop && isAncestorOrSelf(*loop, e.scope)) {
+        if (!trace_.encloses(e.scope, scope) && loop && trace_.encloses(*loop, e.scope)) {
           if (isWrite(k) && mayOverwrite(k, r)) return;  // an inner loop between them writes it
           continue;
         }
         return;  // the iteration starts here
       }
       if (realCallBelow(e.scope, loop ? *loop : 0)) return;
-      if (sameAddress(k, r) && isAncestorOrSelf(e.scope, scope) && !e.loopHeader) {
+      if (sameAddress(k, r) && trace_.encloses(e.scope, scope) && !e.loopHeader) {
         std::string how = isWrite(k) ? "stored" : "read";
         decide(r, AccessDecision::Kind::Reused, "the value " + how + " by " + e.text + " at " + e.loc.str() + " is still in a register");
         return;
@@ -103,6 +97,27 @@ class ReuseDecider {
       if (isWrite(k) && (vectorised || mayOverwrite(k, r))) return;  // GCC reloads a vector after any vector store (bicg)
     }
   }
+
+  /* The events in "loop" (nested scopes included), in order; computed once per loop. */
+  const std::vector<std::size_t>& eventsIn(std::size_t loop) {
+    auto [it, fresh] = eventsIn_.try_emplace(loop);
+    if (fresh)
+      for (std::size_t e = 0; e < trace_.events.size(); ++e)
+        if (trace_.encloses(loop, trace_.events[e].scope)) it->second.push_back(e);
+    return it->second;
+  }
+
+  /* Whether a call that stays a call lies in "loop"; computed once per loop. */
+  bool keepsACall(std::size_t loop) {
+    auto [it, fresh] = keepsACall_.try_emplace(loop, false);
+    if (fresh)
+      for (const trace::Scope& s : trace_.scopes)
+        if (s.kind == trace::ScopeKind::Call && trace_.encloses(loop, s.id) && realCallBelow(s.id, loop)) it->second = true;
+    return it->second;
+  }
+
+  std::map<std::size_t, std::vector<std::size_t>> eventsIn_;
+  std::map<std::size_t, bool> keepsACall_;
 
   /* Whether "scope" runs in every iteration of "loop" (no undecided branch between them). */
   bool everyIteration(std::size_t scope, std::size_t loop) const {
@@ -123,8 +138,8 @@ class ReuseDecider {
     if (!loop || !sym::containersIn(read.offset).empty()) return;
     const LoopDecision* d = plan_.loop(*loop);
     if (d && (d->vectorFactor > 1 || d->slp)) return;
-    for (const trace::Scope& s : trace_.scopes)  // a call that stays a call may write anything (small_funcs' noinline put)
-      if (s.kind == trace::ScopeKind::Call && isAncestorOrSelf(*loop, s.id) && realCallBelow(s.id, *loop)) return;
+    if (keepsACall(*loop)) return;  // a call that stays a call may write anything (small_funcs' noinline put)
+    const std::vector<std::size_t>& inLoop = eventsIn(*loop);
     auto iterator = trace_.context.find(trace_.scopes[*loop].iterator);
     const auto step = sym::toInteger(trace_.scopes[*loop].step);
     if (!iterator || !step || *step == 0) return;
@@ -133,7 +148,8 @@ class ReuseDecider {
     const auto stride = sym::toInteger(read.offset.expand().coeff(*iterator, 1) * *step);
     if (!stride || *stride == 0) return;
     std::optional<std::size_t> source;
-    for (std::size_t m = trace_.events.size(); m-- > 0 && !source;) {  // the last access of the iteration holds the newest value
+    for (auto it = inLoop.rbegin(); it != inLoop.rend() && !source; ++it) {  // the last access of the iteration holds the newest value
+      const std::size_t m = *it;
       if (m == r || !isAccess(m) || trace_.events[m].loopHeader || trace_.innermostLoop(trace_.events[m].scope) != loop) continue;
       if (!isWrite(m) && plan_.target.compiler != CompilerKind::Gcc) continue;
       if (!everyIteration(trace_.events[m].scope, *loop)) continue;
@@ -143,9 +159,8 @@ class ReuseDecider {
       if (delta && *delta == *stride) source = m;
     }
     if (!source) return;
-    for (std::size_t w = 0; w < trace_.events.size(); ++w) {
+    for (std::size_t w : inLoop) {
       if (w == *source || !isAccess(w) || !isWrite(w)) continue;
-      if (!isAncestorOrSelf(*loop, trace_.events[w].scope)) continue;
       auto delta = sym::toInteger((trace_.events[w].offset - read.offset).expand());
       if (trace_.events[w].container != read.container || !delta) {
         if (view_.mayAlias(trace_, w, r)) return;

@@ -183,6 +183,8 @@ struct Trace {
   std::string functionOf(std::size_t scope) const;
   /// Innermost enclosing loop scope, if any.
   std::optional<std::size_t> innermostLoop(std::size_t scope) const;
+  /// Whether scope "inner" is "outer" or nested in it.
+  bool encloses(std::size_t outer, std::size_t inner) const;
   /// Summaries: the Function scope summarising "function", if it was analysed.
   std::optional<std::size_t> summaryOf(const std::string& function) const;
 };

@@ -48,6 +48,9 @@ struct MemoryTraffic {
   bool operator==(const MemoryTraffic&) const = default;
 };
 
+/// Bytes between "last" (a hierarchy's last level) and memory.
+inline MemoryTraffic trafficBelow(const LevelStats& last) { return {last.bytesFromBelow, last.bytesToBelow}; }
+
 /// What one core access did at one level. The flags describe its demand access there (at most
 /// one per core access, see docs/cache-core.md); "effects" holds everything else it caused there:
 /// write-backs received, evictions, invalidations, write-backs sent, traffic.
