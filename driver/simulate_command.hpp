@@ -4,6 +4,11 @@
 
 #include "compiler_options.hpp"
 #include "source_options.hpp"
+#include "cache/config.hpp"
+#include "sim/compiler.hpp"
+#include "sim/concretize.hpp"
+#include "sim/simulate.hpp"
+#include "tracer/trace.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -39,6 +44,26 @@ struct SimulateArgs {
 };
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args);
+/// The options that shape a simulation (sources, cache, compiler, branches, trips, placement),
+/// shared by the commands that simulate.
+void addSimulationOptions(CLI::App& cmd, SimulateArgs& args);
 int runSimulate(const SimulateArgs& args);
+
+/// What simulating the sources gave: the traces, the concretised program, the compiler's plan
+/// and one result per configuration. No results: it failed ("exitCode" says how, the
+/// diagnostics were printed).
+struct SimulationRun {
+  int exitCode = 0;
+  std::optional<trace::Trace> summaries;  // as traced (the access classes)
+  trace::Trace contexts;                  // expanded: what the results' event indices name
+  sim::Program program;
+  sim::CompilationPlan plan;
+  sim::RegisterModel model = sim::RegisterModel::O2;
+  std::vector<sim::SimulationResult> results;
+};
+
+/// Sources -> trace -> concretiser -> every hierarchy of "configs" in one pass (the simulate
+/// pipeline without its report; `report` shares it).
+SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache::HierarchyConfig>& configs);
 
 }  // namespace cats::driver
