@@ -277,3 +277,28 @@ TEST_CASE("a report file replaces an existing one whole", "[export][cli]") {
   CHECK(json::parse(test::readFile(path))["format"] == "cats-static-simulation");
   CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
 }
+
+TEST_CASE("export options that make no sense are usage errors", "[export][cli]") {
+  std::string dir = test::tempDir();
+  std::string din = test::writeFile(dir, "trace.din", "r 1000 8\n");
+  for (const std::string format : {"cachegrind", "cats"}) {
+    auto r = test::runCli("simulate --din '" + din + "' --format " + format);
+    CHECK(r.exitCode == 2);
+    CHECK(r.err.find("--format " + format + " needs sources") != std::string::npos);
+  }
+  auto zero = test::runCli("simulate examples/matmul-heap --format cats --max-events 0");
+  CHECK(zero.exitCode == 2);
+  CHECK(zero.err.find("--max-events") != std::string::npos);
+}
+
+TEST_CASE("every command's -o shares the rule: an unwritable path is exit 1 with nothing written", "[export][cli]") {
+  std::string dir = test::tempDir();
+  test::writeFile(dir, "plain-file", "x");
+  auto analyze = test::runCli("analyze examples/matmul-heap -o '" + dir + "/plain-file/out.txt'");
+  CHECK(analyze.exitCode == 1);
+  CHECK(analyze.err.find("cannot write '" + dir + "/plain-file/out.txt': Not a directory") != std::string::npos);
+  auto deps = test::runCli("deps examples/matmul-heap -o '" + dir + "/missing/out.txt'");
+  CHECK(deps.exitCode == 1);
+  CHECK(deps.err.find("cannot write '" + dir + "/missing/out.txt': No such file or directory") != std::string::npos);
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
+}
