@@ -3,8 +3,10 @@
 #include "cache/din.hpp"
 #include "cache_options.hpp"
 #include "compile_command.hpp"
+#include "reports/cats_trace.hpp"
 #include "reports/simulation.hpp"
 #include "sim/concretize.hpp"
+#include "sim/event_trace.hpp"
 #include "sim/simulate.hpp"
 #include "tracer/expand.hpp"
 
@@ -38,7 +40,14 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   cmd->add_option("--by", args.by, "Table: container, field, function, compiled-function (inlined code in its caller), loop, line or context")
       ->check(CLI::IsMember({"container", "field", "function", "compiled-function", "loop", "line", "context"}))
       ->capture_default_str();
-  cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--format", args.format,
+                  "Report format: text, json, cachegrind (a cachegrind.out profile for cg_annotate and KCachegrind) or cats (the "
+                  "C.A.T.S. runtime trace of the predicted events, for cats-viz)")
+      ->check(CLI::IsMember({"text", "json", "cachegrind", "cats"}))
+      ->capture_default_str();
+  cmd->add_option("--max-events", args.maxEvents, "With --format cats: write at most N events (then the file says it is truncated)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
   cmd->add_option("--din", args.din, "Replay a Dinero IV din trace instead of analysing sources");
   cmd->add_flag("--explain-model", args.explainModel,
@@ -105,10 +114,27 @@ std::optional<CompilerRun> askCompiler(const SimulateArgs& args, sim::CompilerKi
   return run;
 }
 
+/* The command as the cachegrind.out's `cmd:` line shows it: the sources and the bindings. */
+std::string commandLine(const SimulateArgs& args) {
+  std::string out = "cats-static simulate";
+  for (const std::string& path : args.sources.paths) out += " " + path;
+  if (args.sources.compileCommandsDir) out += " -p " + *args.sources.compileCommandsDir;
+  for (const std::string& define : args.sources.defines) out += " -D " + define;
+  for (const std::string& param : args.sources.params) out += " --param " + param;
+  return out;
+}
+
 /* The report of one configuration, or of several side by side, in the format asked for. */
 std::string reportText(const SimulateArgs& args, const trace::Trace& contexts, const std::vector<sim::SimulationResult>& results,
                    const std::vector<cache::HierarchyConfig>& configs, sim::RegisterModel model, const sim::CompilationPlan& plan) {
   const report::GroupBy by = *report::parseGroupBy(args.by);
+  if (args.format == "cachegrind") {
+    if (results.size() > 1)
+      std::cerr << "cats-static: warning: a cachegrind.out holds one cache configuration; writing the first ("
+                << report::configurationLabel(configs.front()) << ") of " << results.size() << "\n";
+    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, false};
+    return report::cachegrindOut(input, commandLine(args));
+  }
   if (results.size() == 1) {
     report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel};
     return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
@@ -131,10 +157,24 @@ int runSimulate(const SimulateArgs& args) {
     std::cerr << "cats-static: error: --din replays one cache configuration; the options describe " << configs.size() << "\n";
     return 2;
   }
+  if (args.din && args.format != "text") {
+    std::cerr << "cats-static: error: --din replays a trace into the cache and reports as text; --format " << args.format
+              << " needs sources\n";
+    return 2;
+  }
   if (args.din) return replayDin(args, config);
   SimulationRun run = simulateSources(args, configs);
   if (run.results.empty()) return run.exitCode;
-  std::string text = reportText(args, run.contexts, run.results, configs, run.model, run.plan);
+  std::string text;
+  if (args.format == "cats") {
+    sim::ConcreteTrace events = sim::concreteEvents(run.contexts, run.program, run.stream, args.maxEvents);
+    if (events.truncated)
+      std::cerr << "cats-static: warning: the C.A.T.S. trace stops after " << args.maxEvents << " events (" << events.accesses << " of "
+                << run.results.front().accesses << " accesses); the file says \"truncated\": true. Raise --max-events or lower the sizes\n";
+    text = report::catsTraceJson({run.contexts, events, run.results.front().accesses, args.maxEvents});
+  } else {
+    text = reportText(args, run.contexts, run.results, configs, run.model, run.plan);
+  }
   int rc = emit(text, args.output);
   return rc ? rc : run.exitCode;
 }
@@ -209,6 +249,7 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
     result.notes.insert(result.notes.begin(), plan.notes.begin(), plan.notes.end());
     if (asked && !asked->problems.empty()) result.approximate = true;
   }
+  run.stream = stream;
   return run;
 }
 

@@ -36,7 +36,8 @@ struct SimulateArgs {
   std::vector<std::string> place;  // NAME=ADDR
   std::vector<std::string> align;  // NAME=BYTES
   std::string by = "container";
-  std::string format = "text";
+  std::string format = "text";  // text, json, cachegrind (docs/cachegrind-format.md) or cats (docs/cats-trace-format.md)
+  std::size_t maxEvents = 1000000;  // --format cats: events written at most
   std::optional<std::string> output;
   std::optional<std::string> din;
   bool noStackSlots = false;  // -O0 without the loads and stores of local scalars' stack slots
@@ -59,6 +60,7 @@ struct SimulationRun {
   sim::Program program;
   sim::CompilationPlan plan;
   sim::RegisterModel model = sim::RegisterModel::O2;
+  sim::StreamOptions stream;  // what the stream was made with (an export walks it again)
   std::vector<sim::SimulationResult> results;
 };
 
