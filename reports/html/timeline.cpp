@@ -174,16 +174,22 @@ std::vector<Region> regionsOf(const HtmlReportInput& in, std::size_t shown, cons
   return regions;
 }
 
-/* Stacks the regions in allocation order at every change point; returns the peak in pixels. */
+/* Stacks the regions in allocation order at every change point; returns the peak in pixels.
+   Small and unknown sizes get a minimum height, shrunk when many regions live at once (real
+   code has thousands) so that the chart stays at most about twice its nominal height. */
 double stack(std::vector<Region>& regions, double bytesToPixels) {
   std::vector<std::size_t> points;
-  for (Region& r : regions) {
-    r.height = std::max(kMinRegion, static_cast<double>(r.size.value_or(0)) * bytesToPixels);
+  for (const Region& r : regions) {
     points.push_back(r.start);
     points.push_back(r.end);
   }
   std::sort(points.begin(), points.end());
   points.erase(std::unique(points.begin(), points.end()), points.end());
+  std::size_t mostLive = 1;
+  for (std::size_t p : points)
+    mostLive = std::max<std::size_t>(mostLive, std::count_if(regions.begin(), regions.end(), [p](const Region& r) { return r.start <= p && r.end > p; }));
+  double minimum = std::clamp(kChartHeight / static_cast<double>(mostLive), 0.25, kMinRegion);
+  for (Region& r : regions) r.height = std::max(minimum, static_cast<double>(r.size.value_or(0)) * bytesToPixels);
   double peak = 0;
   for (std::size_t p : points) {
     double level = 0;
@@ -294,9 +300,11 @@ std::string timelineSection(const HtmlReportInput& in, std::vector<std::string>&
   out += fmt::format("<line x1=\"{}\" x2=\"{}\" y1=\"{}\" y2=\"{}\" class=\"axis\"/>\n", coord(kLeft), coord(kLeft + kWidth), coord(base), coord(base));
   out += bars;
   out += "</svg>\n<ul class=\"legend\">";
-  for (std::size_t i = 0; i < regions.size(); ++i)
+  constexpr std::size_t kLegendEntries = 60;
+  for (std::size_t i = 0; i < regions.size() && i < kLegendEntries; ++i)
     out += fmt::format("<li><span class=\"swatch\" style=\"background:{}\"></span>{} ({})</li>", kKelly[i % kKelly.size()],
                        escape(t.containers[regions[i].container].name), regions[i].size ? bytes(static_cast<double>(*regions[i].size)) : "size unknown");
+  if (regions.size() > kLegendEntries) out += fmt::format("<li>… and {} more (their tooltips name them)</li>", number(regions.size() - kLegendEntries));
   return out + "</ul>\n</section>\n";
 }
 
