@@ -20,6 +20,7 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   CLI::App* cmd = app.add_subcommand("simulate", "Simulate the cache hierarchy on the program's predicted address stream");
   addSourceOptions(*cmd, args.sources);
   addCacheOptions(*cmd, args.cache);
+  addStatisticsOptions(*cmd, args.cache);
   addCompilerOptions(*cmd, args.compiler);
   cmd->add_option("--branch", args.branch, "Undecidable branches: both, then, else or prob:P")->capture_default_str();
   cmd->add_option("--unknown-trips", args.unknownTrips, "Iterations of loops whose trip count depends on data")->capture_default_str();
@@ -106,7 +107,7 @@ std::string reportText(const SimulateArgs& args, const trace::Trace& contexts, c
                    const std::vector<cache::HierarchyConfig>& configs, sim::RegisterModel model, const sim::CompilationPlan& plan) {
   const report::GroupBy by = *report::parseGroupBy(args.by);
   if (results.size() == 1) {
-    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel};
+    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel, args.cache.traffic};
     return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
   }
   report::ConfigurationsReportInput input{contexts, results, configs, model, &plan, args.explainModel};
