@@ -194,6 +194,7 @@ std::string diffRun(const HierarchyConfig& config, const Stream& stream) {
     if (!(summed[k] == fast.stats()[k])) return stream.name + ", " + name + ": the outcomes do not add up to the statistics";
     std::vector<ResidentLine> lines = fast.contents(k);
     std::vector<std::pair<std::uint64_t, bool>> fastLines;
+    fastLines.reserve(lines.size());
     for (const ResidentLine& l : lines) fastLines.emplace_back(l.address, l.dirty);
     if (fastLines != ref.contents(k)) return stream.name + ", final contents of " + name + " differ";
   }

@@ -66,7 +66,7 @@ TEST_CASE("per-set misses equal a count by set index of each access's outcome", 
   }
   SECTION("a set thrashed by five lines in four ways misses on every access; the others never") {
     Hierarchy h(observing({level("D1", 4096, 4)}));
-    Stream s = cycleStream("thrash", 5, 16 * 64, 10);  // set 0 only
+    Stream s = cycleStream("thrash", 5, std::uint64_t{16} * 64, 10);  // set 0 only
     Outcome out;
     for (const Access& a : s.accesses) h.access(a.address, a.size, a.isWrite, out);
     std::vector<std::uint64_t> expected(16, 0);
