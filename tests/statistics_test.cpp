@@ -29,7 +29,7 @@ std::uint64_t demandHits(const json& totals) {
 
 }  // namespace
 
-TEST_CASE("--reuse-matrix: the second kernel hits the lines the first brought in", "[cli][simulate][statistics]") {
+TEST_CASE("reuse matrix: the second kernel hits the lines the first brought in", "[cli][simulate][statistics]") {
   // a[] (8000 bytes) fits the default 32 KiB D1: produce()'s 500 two-element stores miss once per
   // line (125 lines) and hit 375 times; consume()'s 1000 reads all hit produce()'s lines.
   json j = simulateJson(kTwoKernels + " --reuse-matrix");
@@ -47,7 +47,7 @@ TEST_CASE("--reuse-matrix: the second kernel hits the lines the first brought in
   CHECK_FALSE(j.contains("traffic"));
 }
 
-TEST_CASE("--reuse-matrix in a small D1: consume() misses there and hits produce()'s lines in LL", "[cli][simulate][statistics]") {
+TEST_CASE("reuse matrix in a small D1: consume() misses there and hits produce()'s lines in LL", "[cli][simulate][statistics]") {
   json j = simulateJson(kTwoKernels + " --reuse-matrix --D1=4096,4,64 --LL=65536,8,64");
   const json& ll = j["reuse"]["LL"];
   CHECK(ll["cross_context"] == 125);
@@ -92,7 +92,7 @@ TEST_CASE("the statistics add up to the totals and change no other count", "[cli
   }
 }
 
-TEST_CASE("--set-histogram: a column walk that thrashes one set shows in the summary", "[cli][simulate][statistics]") {
+TEST_CASE("set histogram: a column walk that thrashes one set shows in the summary", "[cli][simulate][statistics]") {
   // column_sum.c reads m[i][0] for 512 rows 4096 bytes apart: in a 4 KiB 2-way D1 (32 sets of
   // 64-byte lines, a set span of 2048 bytes) every read maps to the set of m's first line, and
   // 512 lines in 2 ways miss every time.
