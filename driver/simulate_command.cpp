@@ -128,6 +128,10 @@ int runSimulate(const SimulateArgs& args) {
     std::cerr << "cats-static: error: --din replays one cache configuration; the options describe " << configs.size() << "\n";
     return 2;
   }
+  if (args.din && (args.cache.setHistogram || args.cache.reuseMatrix || args.cache.traffic)) {
+    std::cerr << "cats-static: error: --set-histogram, --reuse-matrix and --traffic report on analysed sources, not on a --din replay\n";
+    return 2;
+  }
   if (args.din) return replayDin(args, config);
 
   auto target = compilerTargetFrom(args.compiler);

@@ -111,12 +111,15 @@ TEST_CASE("set histogram: a column walk that thrashes one set shows in the summa
   CHECK_THAT(text.out, Catch::Contains("D1    32 sets, 1 with misses; 512 misses, mean 16.0 per set, max 512 (32.0x the mean)"));
 }
 
-TEST_CASE("the statistics options take one cache configuration", "[cli][simulate][statistics]") {
+TEST_CASE("the statistics options take one cache configuration and sources", "[cli][simulate][statistics]") {
   for (const std::string option : {" --set-histogram", " --reuse-matrix", " --traffic"}) {
     auto r = cats::test::runCli(kTwoKernels + option + " --D1=4096,4,64 --D1=8192,4,64");
     INFO(option);
     CHECK(r.exitCode == 2);
     CHECK_THAT(r.err, Catch::Contains("take one cache configuration; the options describe 2"));
+    auto din = cats::test::runCli("simulate --din /dev/null" + option);
+    CHECK(din.exitCode == 2);
+    CHECK_THAT(din.err, Catch::Contains("not on a --din replay"));
   }
 }
 
