@@ -66,8 +66,13 @@ ordered_json setMissesJson(const std::vector<SetMissHistogram>& histograms) {
   for (const SetMissHistogram& h : histograms) {
     ordered_json top = ordered_json::array();
     for (const auto& [set, misses] : h.top) top.push_back({{"set", set}, {"misses", misses}});
-    out[h.level] = ordered_json{{"sets", h.misses.size()}, {"total", h.total}, {"sets_with_misses", h.setsWithMisses}, {"max", h.max},
-                                {"mean", h.mean},          {"top", top},       {"misses", h.misses}};
+    out[h.level] = ordered_json{{"sets", h.misses.size()},
+                                {"total", h.total},
+                                {"sets_with_misses", h.setsWithMisses},
+                                {"max", h.max},
+                                {"mean", h.mean},
+                                {"top", top},
+                                {"misses", h.misses}};
   }
   return out;
 }
@@ -75,8 +80,8 @@ ordered_json setMissesJson(const std::vector<SetMissHistogram>& histograms) {
 ordered_json reuseJson(const std::vector<ReuseMatrix>& matrices) {
   ordered_json out = ordered_json::object();
   for (const ReuseMatrix& m : matrices)
-    out[m.level] = ordered_json{{"total", m.total},   {"same_context", m.sameContext}, {"cross_context", m.crossContext},
-                                {"contexts", m.contexts}, {"hits", m.hits}};
+    out[m.level] = ordered_json{
+        {"total", m.total}, {"same_context", m.sameContext}, {"cross_context", m.crossContext}, {"contexts", m.contexts}, {"hits", m.hits}};
   return out;
 }
 

@@ -36,8 +36,8 @@ SetMissHistogram histogramOf(const std::string& level, const std::vector<std::ui
 /* Every calling context of "trace" by name, and each event's index among them (an allocation's
    records, calloc's zeroing, belong to its context too). */
 struct Contexts {
-  std::vector<std::string> names;      // sorted
-  std::vector<std::size_t> ofEvent;    // by trace event
+  std::vector<std::string> names;    // sorted
+  std::vector<std::size_t> ofEvent;  // by trace event
 };
 
 Contexts contextsOf(const trace::Trace& trace) {
@@ -115,10 +115,12 @@ std::vector<LevelTraffic> trafficOf(const SimulationReportInput& in) {
 SimulationObservations observationsOf(const SimulationReportInput& in) {
   SimulationObservations out;
   const auto& r = in.result;
-  for (std::size_t k = 0; k < r.setMisses.size() && k < r.levels.size(); ++k) out.setMisses.push_back(histogramOf(r.levels[k], r.setMisses[k]));
+  for (std::size_t k = 0; k < r.setMisses.size() && k < r.levels.size(); ++k)
+    out.setMisses.push_back(histogramOf(r.levels[k], r.setMisses[k]));
   if (!r.reuse.empty()) {
     const Contexts contexts = contextsOf(in.trace);
-    for (std::size_t k = 0; k < r.reuse.size() && k < r.levels.size(); ++k) out.reuse.push_back(matrixOf(r.levels[k], r.reuse[k], contexts));
+    for (std::size_t k = 0; k < r.reuse.size() && k < r.levels.size(); ++k)
+      out.reuse.push_back(matrixOf(r.levels[k], r.reuse[k], contexts));
   }
   if (in.traffic) out.traffic = trafficOf(in);
   return out;

@@ -126,8 +126,9 @@ void Hierarchy::resetStats() {
 /* Per-set counts and fillers are not in the image and repeatStats() does not repeat them: an
    observing hierarchy is never warped. */
 bool Hierarchy::capturesState() const {
-  return !config_.classifyMisses && !config_.countSetMisses && !config_.trackFillers && std::none_of(config_.levels.begin(), config_.levels.end(),
-                                       [](const LevelConfig& level) { return level.replacement == Replacement::Random; });
+  return !config_.classifyMisses && !config_.countSetMisses && !config_.trackFillers &&
+         std::none_of(config_.levels.begin(), config_.levels.end(),
+                      [](const LevelConfig& level) { return level.replacement == Replacement::Random; });
 }
 
 void Hierarchy::captureState(std::vector<std::uint64_t>& image) const {
@@ -149,9 +150,8 @@ std::vector<ReuseCount> Hierarchy::reuse(std::size_t level) const {
     const std::uint64_t word = key >> detail::kFillerShift;
     out.push_back({word == 0 ? ReuseCount::kUnknownFiller : static_cast<std::uint32_t>(word - 1), static_cast<std::uint32_t>(key), hits});
   }
-  std::sort(out.begin(), out.end(), [](const ReuseCount& a, const ReuseCount& b) {
-    return a.filler != b.filler ? a.filler < b.filler : a.hitter < b.hitter;
-  });
+  std::sort(out.begin(), out.end(),
+            [](const ReuseCount& a, const ReuseCount& b) { return a.filler != b.filler ? a.filler < b.filler : a.hitter < b.hitter; });
   return out;
 }
 

@@ -185,7 +185,8 @@ class Hierarchy {
    policy state (LRU: the line is the set's most recent already; tree-PLRU: the bits already point
    away from it; FIFO, Random: hits change nothing), only the dirty bit and the counters. When
    classifying, the line must also be the shadow's most recent (repeatLine_), which makes the hit
-   change nothing in the classifier either; when tracking fillers, every hit is counted by the engine. "out" must hold at most a first-level hit, which this
+   change nothing in the classifier either; when tracking fillers, every hit goes to the engine,
+   which counts it by its filler. "out" must hold at most a first-level hit, which this
    overwrites. Everything else runs the engine's path, bound once per hierarchy. */
 inline void Hierarchy::access(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
   std::uint64_t line = address >> topBits_;
