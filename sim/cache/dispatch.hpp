@@ -1,8 +1,8 @@
 // Picks, once per hierarchy, the engine instantiation its configuration needs, among every
 // combination of the axes (5 replacements x 3 inclusion modes x observing on/off: miss classes,
-// per-set misses or fillers). The
-// outcome detail (effects recorded or not) is the template argument of Hierarchy::pathFor; the two
-// halves are instantiated in dispatch_full.cpp and dispatch_demand.cpp, compiled in parallel.
+// per-set misses or fillers). The outcome detail (effects recorded or not) is the template
+// argument of Hierarchy::pathFor; the two halves are instantiated in dispatch_full.cpp and
+// dispatch_demand.cpp, compiled in parallel.
 #pragma once
 
 #include "exclusive.hpp"
