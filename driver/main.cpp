@@ -1,6 +1,7 @@
 // cats-static: predicts how C programs use the cache hierarchy before they run.
 #include "analyze_command.hpp"
 #include "deps_command.hpp"
+#include "report_command.hpp"
 #include "scale_command.hpp"
 #include "simulate_command.hpp"
 
@@ -22,6 +23,8 @@ int run(int argc, char** argv) {
   CLI::App* depsCommand = cats::driver::addDepsCommand(app, deps);
   cats::driver::ScaleArgs scale;
   CLI::App* scaleCommand = cats::driver::addScaleCommand(app, scale);
+  cats::driver::ReportArgs report;
+  CLI::App* reportCommand = cats::driver::addReportCommand(app, report);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -37,6 +40,7 @@ int run(int argc, char** argv) {
     if (simulateCommand->parsed()) return cats::driver::runSimulate(simulate);
     if (depsCommand->parsed()) return cats::driver::runDeps(deps);
     if (scaleCommand->parsed()) return cats::driver::runScale(scale);
+    if (reportCommand->parsed()) return cats::driver::runReport(report);
   } catch (const std::exception& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;

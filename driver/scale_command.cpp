@@ -188,14 +188,13 @@ struct Sweeper {
 
 }  // namespace
 
-int runScale(const ScaleArgs& args) {
+SweepOutcome sweepScale(const ScaleArgs& args) {
+  auto failed = [](int code) { return SweepOutcome{std::nullopt, code}; };
   auto hierarchy = hierarchyFrom(args.cache);
-  if (auto* message = std::get_if<std::string>(&hierarchy)) return usageError(*message);
+  if (auto* message = std::get_if<std::string>(&hierarchy)) return failed(usageError(*message));
   auto planned = planSweep(args.sources.defines, args.points);
-  if (auto* message = std::get_if<std::string>(&planned)) return usageError(*message);
+  if (auto* message = std::get_if<std::string>(&planned)) return failed(usageError(*message));
   const SweepPlan& plan = std::get<SweepPlan>(planned);
-  if (args.plot)
-    if (auto problem = plotPathProblem(*args.plot)) return usageError(*problem);
 
   Sweeper sweeper{args, plan, {}, {}, {}, 0, {}};
   sim::PointSetup& setup = sweeper.setup;
@@ -203,13 +202,13 @@ int runScale(const ScaleArgs& args) {
   for (const auto& text : args.metrics.empty() ? std::vector<std::string>{"accesses"} : args.metrics) {
     sim::ScaleMetric metric = *sim::parseScaleMetric(text);
     std::string problem;
-    if (!sim::missLevel(metric, setup.config, &problem) && !problem.empty()) return usageError("--metric " + text + ": " + problem);
+    if (!sim::missLevel(metric, setup.config, &problem) && !problem.empty()) return failed(usageError("--metric " + text + ": " + problem));
     if (std::find(setup.metrics.begin(), setup.metrics.end(), metric) == setup.metrics.end()) setup.metrics.push_back(metric);
   }
   if (args.compiler.compileCmd)  // the compiler's reports are per -D point; scale does not run it (yet)
-    return usageError("--compile-cmd is not supported by scale (the compiler's reports would differ per point); use --compiler and -O");
+    return failed(usageError("--compile-cmd is not supported by scale (the compiler's reports would differ per point); use --compiler and -O"));
   auto target = compilerTargetFrom(args.compiler);
-  if (auto* message = std::get_if<std::string>(&target)) return usageError(*message);
+  if (auto* message = std::get_if<std::string>(&target)) return failed(usageError(*message));
   setup.target = std::get<sim::CompilerTarget>(target);
   setup.options.model = setup.target.optLevel == 0 ? sim::RegisterModel::O0 : sim::RegisterModel::O2;
   setup.stream.model = setup.options.model;
@@ -223,8 +222,17 @@ int runScale(const ScaleArgs& args) {
 
   int rc = sweepsMacro(args, plan) ? sweeper.sweepMacros() : sweeper.sweepParameters();
   sweeper.progress.clear();
-  if (rc != 0 && rc != sweeper.exitCode) return rc;
-  if (series.points.empty()) return rc ? rc : 1;
+  if (rc != 0 && rc != sweeper.exitCode) return failed(rc);
+  if (series.points.empty()) return failed(rc ? rc : 1);
+  return SweepOutcome{std::move(series), sweeper.exitCode};
+}
+
+int runScale(const ScaleArgs& args) {
+  if (args.plot)
+    if (auto problem = plotPathProblem(*args.plot)) return usageError(*problem);
+  SweepOutcome swept = sweepScale(args);
+  if (!swept.series) return swept.exitCode;
+  const sim::ScaleSeries& series = *swept.series;
 
   std::string text = args.format == "json" ? report::scaleJson(series) : args.format == "csv" ? report::scaleCsv(series) : report::scaleText(series);
   int emitted = emit(text, args.output);
@@ -243,7 +251,7 @@ int runScale(const ScaleArgs& args) {
       return 1;
     }
   }
-  return sweeper.exitCode;
+  return swept.exitCode;
 }
 
 }  // namespace cats::driver

@@ -6,6 +6,7 @@
 #include "compiler_options.hpp"
 #include "simulate_command.hpp"
 #include "source_options.hpp"
+#include "sim/scale.hpp"
 #include "symbolic/polyhedral.hpp"
 
 #include <CLI/CLI.hpp>
@@ -33,5 +34,13 @@ CLI::App* addScaleCommand(CLI::App& app, ScaleArgs& args);
 /// Exit code: 0 ok, 1 analysis error (a parameter without value, a plot gnuplot could not
 /// draw), 2 usage error.
 int runScale(const ScaleArgs& args);
+
+/// The sweep of "args" without its report (`report --sweep` shares it): the series, or none
+/// after the diagnostics were printed; "exitCode" as runScale's.
+struct SweepOutcome {
+  std::optional<sim::ScaleSeries> series;
+  int exitCode = 0;
+};
+SweepOutcome sweepScale(const ScaleArgs& args);
 
 }  // namespace cats::driver

@@ -3,8 +3,10 @@
 #include "cache/din.hpp"
 #include "cache_options.hpp"
 #include "compile_command.hpp"
+#include "reports/cats_trace.hpp"
 #include "reports/simulation.hpp"
 #include "sim/concretize.hpp"
+#include "sim/event_trace.hpp"
 #include "sim/simulate.hpp"
 #include "tracer/expand.hpp"
 
@@ -16,28 +18,39 @@
 
 namespace cats::driver {
 
+void addSimulationOptions(CLI::App& cmd, SimulateArgs& args) {
+  addSourceOptions(cmd, args.sources);
+  addCacheOptions(cmd, args.cache);
+  addCompilerOptions(cmd, args.compiler);
+  cmd.add_option("--branch", args.branch, "Undecidable branches: both, then, else or prob:P")->capture_default_str();
+  cmd.add_option("--unknown-trips", args.unknownTrips, "Iterations of loops whose trip count depends on data")->capture_default_str();
+  cmd.add_option("--trips", args.trips,
+                 "Iterations of the data-dependent loop at LOC (file:line or function:line), LOC=EXPR with EXPR an integer or an "
+                 "expression of the -D parameters; overrides --unknown-trips there (repeatable)")
+      ->allow_extra_args(false);
+  cmd.add_option("--place", args.place, "Put container NAME at address ADDR (NAME=ADDR, hex with 0x)")->allow_extra_args(false);
+  cmd.add_option("--align", args.align, "Align container NAME to BYTES (NAME=BYTES)")->allow_extra_args(false);
+  cmd.add_flag("--no-stack-slots", args.noStackSlots,
+                "At -O0, leave out the loads and stores of local scalars, pointers and parameters in their stack slots");
+}
+
 CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   CLI::App* cmd = app.add_subcommand("simulate", "Simulate the cache hierarchy on the program's predicted address stream");
-  addSourceOptions(*cmd, args.sources);
-  addCacheOptions(*cmd, args.cache);
+  addSimulationOptions(*cmd, args);
   addStatisticsOptions(*cmd, args.cache);
-  addCompilerOptions(*cmd, args.compiler);
-  cmd->add_option("--branch", args.branch, "Undecidable branches: both, then, else or prob:P")->capture_default_str();
-  cmd->add_option("--unknown-trips", args.unknownTrips, "Iterations of loops whose trip count depends on data")->capture_default_str();
-  cmd->add_option("--trips", args.trips,
-                  "Iterations of the data-dependent loop at LOC (file:line or function:line), LOC=EXPR with EXPR an integer or an "
-                  "expression of the -D parameters; overrides --unknown-trips there (repeatable)")
-      ->allow_extra_args(false);
-  cmd->add_option("--place", args.place, "Put container NAME at address ADDR (NAME=ADDR, hex with 0x)")->allow_extra_args(false);
-  cmd->add_option("--align", args.align, "Align container NAME to BYTES (NAME=BYTES)")->allow_extra_args(false);
   cmd->add_option("--by", args.by, "Table: container, field, function, compiled-function (inlined code in its caller), loop, line or context")
       ->check(CLI::IsMember({"container", "field", "function", "compiled-function", "loop", "line", "context"}))
       ->capture_default_str();
-  cmd->add_option("--format", args.format, "Report format")->check(CLI::IsMember({"text", "json"}))->capture_default_str();
+  cmd->add_option("--format", args.format,
+                  "Report format: text, json, cachegrind (a cachegrind.out profile for cg_annotate and KCachegrind) or cats (the "
+                  "C.A.T.S. runtime trace of the predicted events, for cats-viz)")
+      ->check(CLI::IsMember({"text", "json", "cachegrind", "cats"}))
+      ->capture_default_str();
+  cmd->add_option("--max-events", args.maxEvents, "With --format cats: write at most N events (then the file says it is truncated)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
   cmd->add_option("--din", args.din, "Replay a Dinero IV din trace instead of analysing sources");
-  cmd->add_flag("--no-stack-slots", args.noStackSlots,
-                "At -O0, leave out the loads and stores of local scalars, pointers and parameters in their stack slots");
   cmd->add_flag("--explain-model", args.explainModel,
                 "Also list what the compiler model assumed: per function, loop and call, with the reason and its source");
   return cmd;
@@ -102,10 +115,27 @@ std::optional<CompilerRun> askCompiler(const SimulateArgs& args, sim::CompilerKi
   return run;
 }
 
+/* The command as the cachegrind.out's `cmd:` line shows it: the sources and the bindings. */
+std::string commandLine(const SimulateArgs& args) {
+  std::string out = "cats-static simulate";
+  for (const std::string& path : args.sources.paths) out += " " + path;
+  if (args.sources.compileCommandsDir) out += " -p " + *args.sources.compileCommandsDir;
+  for (const std::string& define : args.sources.defines) out += " -D " + define;
+  for (const std::string& param : args.sources.params) out += " --param " + param;
+  return out;
+}
+
 /* The report of one configuration, or of several side by side, in the format asked for. */
 std::string reportText(const SimulateArgs& args, const trace::Trace& contexts, const std::vector<sim::SimulationResult>& results,
                    const std::vector<cache::HierarchyConfig>& configs, sim::RegisterModel model, const sim::CompilationPlan& plan) {
   const report::GroupBy by = *report::parseGroupBy(args.by);
+  if (args.format == "cachegrind") {
+    if (results.size() > 1)
+      std::cerr << "cats-static: warning: a cachegrind.out holds one cache configuration; writing the first ("
+                << report::configurationLabel(configs.front()) << ") of " << results.size() << "\n";
+    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, false};
+    return report::cachegrindOut(input, commandLine(args));
+  }
   if (results.size() == 1) {
     report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel, args.cache.traffic};
     return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
@@ -128,23 +158,49 @@ int runSimulate(const SimulateArgs& args) {
     std::cerr << "cats-static: error: --din replays one cache configuration; the options describe " << configs.size() << "\n";
     return 2;
   }
-  if (args.din && (args.cache.setHistogram || args.cache.reuseMatrix || args.cache.traffic)) {
-    std::cerr << "cats-static: error: --set-histogram, --reuse-matrix and --traffic report on analysed sources, not on a --din replay\n";
+  if ((args.din || (args.format != "text" && args.format != "json")) && (args.cache.setHistogram || args.cache.reuseMatrix || args.cache.traffic)) {
+    std::cerr << "cats-static: error: --set-histogram, --reuse-matrix and --traffic are shown in the text and JSON reports of analysed sources\n";
+    return 2;
+  }
+  if (args.din && args.format != "text") {
+    std::cerr << "cats-static: error: --din replays a trace into the cache and reports as text; --format " << args.format
+              << " needs sources\n";
     return 2;
   }
   if (args.din) return replayDin(args, config);
+  SimulationRun run = simulateSources(args, configs);
+  if (run.results.empty()) return run.exitCode;
+  std::string text;
+  if (args.format == "cats") {
+    sim::ConcreteTrace events = sim::concreteEvents(run.contexts, run.program, run.stream, args.maxEvents);
+    if (events.truncated)
+      std::cerr << "cats-static: warning: the C.A.T.S. trace stops after " << args.maxEvents << " events (" << events.accesses << " of "
+                << run.results.front().accesses << " accesses); the file says \"truncated\": true. Raise --max-events or lower the sizes\n";
+    text = report::catsTraceJson({run.contexts, events, run.results.front().accesses, args.maxEvents});
+  } else {
+    text = reportText(args, run.contexts, run.results, configs, run.model, run.plan);
+  }
+  int rc = emit(text, args.output);
+  return rc ? rc : run.exitCode;
+}
 
+SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache::HierarchyConfig>& configs) {
+  SimulationRun run;
+  auto failed = [&run](int code) {
+    run.exitCode = code;
+    return std::move(run);
+  };
   auto target = compilerTargetFrom(args.compiler);
   if (auto* message = std::get_if<std::string>(&target)) {
     std::cerr << "cats-static: error: " << *message << "\n";
-    return 2;
+    return failed(2);
   }
   sim::ConcretizeOptions options;
   options.model = std::get<sim::CompilerTarget>(target).optLevel == 0 ? sim::RegisterModel::O0 : sim::RegisterModel::O2;
   auto branch = sim::parseBranchPolicy(args.branch);
   if (!branch) {
     std::cerr << "cats-static: error: --branch must be both, then, else or prob:P with 0 <= P <= 1, got '" << args.branch << "'\n";
-    return 2;
+    return failed(2);
   }
   options.branches = *branch;
   options.unknownTrips = args.unknownTrips;
@@ -152,34 +208,39 @@ int runSimulate(const SimulateArgs& args) {
     auto trips = sim::parseTripCount(item);
     if (!trips) {
       std::cerr << "cats-static: error: --trips needs LOC=EXPR with LOC file:line or function:line, got '" << item << "'\n";
-      return 2;
+      return failed(2);
     }
     options.trips.push_back(*trips);
   }
-  if (!parseAssignments(args.place, "--place", options.place) || !parseAssignments(args.align, "--align", options.align)) return 2;
+  if (!parseAssignments(args.place, "--place", options.place) || !parseAssignments(args.align, "--align", options.align)) return failed(2);
   SourceArgs sources = args.sources;
   sources.stackSlots = std::get<sim::CompilerTarget>(target).optLevel == 0 && !args.noStackSlots;
   sources.gccStackCode = std::get<sim::CompilerTarget>(target).compiler == sim::CompilerKind::Gcc;
   TraceOutcome traced = traceSources(sources);
-  if (!traced.trace) return traced.exitCode;
+  if (!traced.trace) return failed(traced.exitCode);
+  run.exitCode = traced.exitCode;
   options.bindings = traced.bindings;
-  trace::Trace contexts = trace::expandContexts(*traced.trace);
+  run.contexts = trace::expandContexts(*traced.trace);
+  const trace::Trace& contexts = run.contexts;
   for (std::size_t d = traced.trace->diagnostics.size(); d < contexts.diagnostics.size(); ++d) std::cerr << contexts.diagnostics[d].str() << "\n";
   std::optional<CompilerRun> asked = askCompiler(args, std::get<sim::CompilerTarget>(target).compiler, traced.trace->files);
-  sim::CompilationPlan plan = sim::planCompilation(contexts, std::get<sim::CompilerTarget>(target), asked ? &asked->reported : nullptr);
+  run.plan = sim::planCompilation(contexts, std::get<sim::CompilerTarget>(target), asked ? &asked->reported : nullptr);
+  sim::CompilationPlan& plan = run.plan;
   if (asked)
     for (const std::string& problem : asked->problems) plan.notes.push_back("--compile-cmd: " + problem + "; the model decides for it");
   options.plan = &plan;
-  sim::Program program;
   try {
-    program = sim::concretize(contexts, options);
+    run.program = sim::concretize(contexts, options);
   } catch (const sim::BindingError& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
-    return 1;
+    return failed(1);
   } catch (const sim::OptionError& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
-    return 2;
+    return failed(2);
   }
+  const sim::Program& program = run.program;
+  run.model = options.model;
+  run.summaries = std::move(traced.trace);
   sim::StreamOptions stream;
   stream.seed = args.cache.seed;
   stream.branches = options.branches;
@@ -187,15 +248,14 @@ int runSimulate(const SimulateArgs& args) {
   bool terminal = isatty(STDERR_FILENO) != 0;
   sim::Progress progress;
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
-  std::vector<sim::SimulationResult> results = sim::simulateAll(program, contexts.events.size(), configs, stream, progress);
-  if (terminal && results.front().accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
-  for (sim::SimulationResult& result : results) {
+  run.results = sim::simulateAll(program, contexts.events.size(), configs, stream, progress);
+  if (terminal && run.results.front().accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
+  for (sim::SimulationResult& result : run.results) {
     result.notes.insert(result.notes.begin(), plan.notes.begin(), plan.notes.end());
     if (asked && !asked->problems.empty()) result.approximate = true;
   }
-  std::string text = reportText(args, contexts, results, configs, options.model, plan);
-  int rc = emit(text, args.output);
-  return rc ? rc : traced.exitCode;
+  run.stream = stream;
+  return run;
 }
 
 }  // namespace cats::driver

@@ -4,6 +4,11 @@
 
 #include "compiler_options.hpp"
 #include "source_options.hpp"
+#include "cache/config.hpp"
+#include "sim/compiler.hpp"
+#include "sim/concretize.hpp"
+#include "sim/simulate.hpp"
+#include "tracer/trace.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -32,7 +37,8 @@ struct SimulateArgs {
   std::vector<std::string> place;  // NAME=ADDR
   std::vector<std::string> align;  // NAME=BYTES
   std::string by = "container";
-  std::string format = "text";
+  std::string format = "text";  // text, json, cachegrind (docs/cachegrind-format.md) or cats (docs/cats-trace-format.md)
+  std::size_t maxEvents = 1000000;  // --format cats: events written at most
   std::optional<std::string> output;
   std::optional<std::string> din;
   bool noStackSlots = false;  // -O0 without the loads and stores of local scalars' stack slots
@@ -40,6 +46,27 @@ struct SimulateArgs {
 };
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args);
+/// The options that shape a simulation (sources, cache, compiler, branches, trips, placement),
+/// shared by the commands that simulate.
+void addSimulationOptions(CLI::App& cmd, SimulateArgs& args);
 int runSimulate(const SimulateArgs& args);
+
+/// What simulating the sources gave: the traces, the concretised program, the compiler's plan
+/// and one result per configuration. No results: it failed ("exitCode" says how, the
+/// diagnostics were printed).
+struct SimulationRun {
+  int exitCode = 0;
+  std::optional<trace::Trace> summaries;  // as traced (the access classes)
+  trace::Trace contexts;                  // expanded: what the results' event indices name
+  sim::Program program;
+  sim::CompilationPlan plan;
+  sim::RegisterModel model = sim::RegisterModel::O2;
+  sim::StreamOptions stream;  // what the stream was made with (an export walks it again)
+  std::vector<sim::SimulationResult> results;
+};
+
+/// Sources -> trace -> concretiser -> every hierarchy of "configs" in one pass (the simulate
+/// pipeline without its report; `report` shares it).
+SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache::HierarchyConfig>& configs);
 
 }  // namespace cats::driver

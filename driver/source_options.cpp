@@ -7,9 +7,14 @@
 #include "values.hpp"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <fstream>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <regex>
 
@@ -33,15 +38,48 @@ bool hasErrors(const std::vector<ir::Diagnostic>& diagnostics) {
   return std::any_of(diagnostics.begin(), diagnostics.end(), [](const auto& d) { return d.severity == ir::Severity::Error; });
 }
 
+namespace {
+
+/* "text" into a new temporary file beside "output", renamed over it once complete, so a failed
+   write leaves "output" as it was and no partial file behind. A message says why on failure. */
+std::optional<std::string> replaceFile(const std::string& output, const std::string& text) {
+  std::filesystem::path target(output);
+  std::filesystem::path directory = target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
+  std::string pattern = (directory / ("." + target.filename().string() + ".XXXXXX")).string();
+  int fd = mkstemp(pattern.data());
+  if (fd < 0) return std::string(std::strerror(errno));
+  mode_t mask = umask(0);
+  umask(mask);
+  bool ok = fchmod(fd, 0666 & ~mask) == 0;  // mkstemp's 0600 would differ from a file created plainly
+  for (std::size_t done = 0; ok && done < text.size();) {
+    ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    ok = n > 0;
+    if (ok) done += static_cast<std::size_t>(n);
+  }
+  int error = ok ? 0 : errno;
+  if (close(fd) != 0 && ok) {
+    ok = false;
+    error = errno;
+  }
+  if (ok && std::rename(pattern.c_str(), output.c_str()) != 0) {
+    ok = false;
+    error = errno;
+  }
+  if (ok) return std::nullopt;
+  std::remove(pattern.c_str());
+  return std::string(error ? std::strerror(error) : "write failed");
+}
+
+}  // namespace
+
 int emit(const std::string& text, const std::optional<std::string>& output) {
   if (!output) {
     std::cout << text;
     return 0;
   }
-  std::ofstream out(*output, std::ios::binary);
-  out << text;
-  if (!out) {
-    std::cerr << "cats-static: error: cannot write '" << *output << "'\n";
+  if (auto problem = replaceFile(*output, text)) {
+    std::cerr << "cats-static: error: cannot write '" << *output << "': " << *problem << "\n";
     return 1;
   }
   return 0;

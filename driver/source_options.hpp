@@ -48,7 +48,8 @@ inline constexpr std::size_t kModelContextEvents = 20000;
 trace::Trace modelContexts(const trace::Trace& summaries);
 
 bool hasErrors(const std::vector<ir::Diagnostic>& diagnostics);
-/// Writes "text" to "output" or stdout; returns 0, or 1 when the file cannot be written.
+/// Writes "text" to "output" or stdout; returns 0, or 1 when the file cannot be written. The file is
+/// written beside "output" under a temporary name and renamed: never half-written.
 int emit(const std::string& text, const std::optional<std::string>& output);
 
 }  // namespace cats::driver

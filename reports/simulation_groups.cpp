@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace cats::report {
 
@@ -96,6 +97,26 @@ std::vector<Group> groupEvents(const trace::Trace& t, const sim::SimulationResul
       if (a.levels[k].misses() != b.levels[k].misses()) return a.levels[k].misses() > b.levels[k].misses();
     return false;
   });
+  return out;
+}
+
+std::vector<LineCost> lineCosts(const trace::Trace& t, const sim::SimulationResult& result, const sim::CompilationPlan* plan) {
+  std::map<std::tuple<std::string, std::string, unsigned>, std::vector<sim::LevelCounts>> costs;
+  const std::size_t levels = result.levels.size();
+  for (std::size_t e = 0; e < t.events.size() && e < result.byEvent.size(); ++e) {
+    const trace::Event& event = t.events[e];
+    if (event.kind == trace::EventKind::Free) continue;
+    // An allocation's accesses are calloc clearing the block: code of the C library, no source line.
+    const bool library = event.kind == trace::EventKind::Alloc;
+    if (library && std::all_of(result.byEvent[e].begin(), result.byEvent[e].end(), [](const auto& c) { return c.accesses() == 0; })) continue;
+    auto& counts = costs[library ? std::make_tuple(std::string(), std::string("calloc"), 0u)
+                                 : std::make_tuple(event.loc.file, keyOf(t, event, GroupBy::CompiledFunction, plan), event.loc.line)];
+    counts.resize(levels);
+    for (std::size_t k = 0; k < levels; ++k) counts[k] += result.byEvent[e][k];
+  }
+  std::vector<LineCost> out;
+  out.reserve(costs.size());
+  for (auto& [key, counts] : costs) out.push_back(LineCost{std::get<0>(key), std::get<1>(key), std::get<2>(key), std::move(counts)});
   return out;
 }
 

@@ -5,7 +5,7 @@ packages=(cmake ninja-build g++ pkg-config python3
   clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev libclang-rt-14-dev
   libisl-dev libginac-dev libcln-dev libboost-graph-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev valgrind time ccache
-  graphviz gnuplot-nox clang-tidy-14)
+  graphviz gnuplot-nox clang-tidy-14 chromium libpng-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

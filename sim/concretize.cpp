@@ -64,7 +64,7 @@ class Compiler {
     if (options_.model == RegisterModel::O2) choosePlan();
     for (const Item& item : children_[0]) {
       if (item.isScope) {
-        program_.body.push_back(Op{FrameOp{compileBlock(item.index, 0)}});
+        program_.body.push_back(Op{FrameOp{compileBlock(item.index, 0), item.index}});
       } else {
         addEvent(item.index, program_.statics);
       }
@@ -226,7 +226,7 @@ class Compiler {
         return;
       }
       case trace::EventKind::Free:
-        out.push_back(Op{FreeOp{static_cast<std::uint32_t>(e.container)}});
+        out.push_back(Op{FreeOp{static_cast<std::uint32_t>(e.container), static_cast<std::uint32_t>(index)}});
         return;
     }
   }
@@ -273,7 +273,7 @@ class Compiler {
           break;
         }
         case trace::ScopeKind::Function:
-        case trace::ScopeKind::Call: out.push_back(Op{FrameOp{compileBlock(item.index, depth)}}); break;
+        case trace::ScopeKind::Call: out.push_back(Op{FrameOp{compileBlock(item.index, depth), item.index}}); break;
         case trace::ScopeKind::Loop: out.push_back(Op{compileLoop(item.index, depth)}); break;
         case trace::ScopeKind::Branch: {
           BranchOp branch;
@@ -281,7 +281,7 @@ class Compiler {
           while (j < items.size() && items[j].isScope && trace_.scopes[items[j].index].kind == trace::ScopeKind::Branch &&
                  trace_.scopes[items[j].index].loc == s.loc) {
             const trace::Scope& arm = trace_.scopes[items[j].index];
-            branch.arms.push_back(Arm{compileCondition(arm.condition, item.index), compileBlock(items[j].index, depth)});
+            branch.arms.push_back(Arm{compileCondition(arm.condition, item.index), compileBlock(items[j].index, depth), items[j].index});
             ++j;
           }
           i = j - 1;

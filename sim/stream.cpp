@@ -183,15 +183,18 @@ void AddressStream::allocate(const AllocOp& a) {
   if (plan.fixedAddress) address = *plan.fixedAddress;
   base_[a.container] = address;
   placed_[a.container] = true;
+  if (options_.observer) options_.observer->allocated(a, address, static_cast<std::uint64_t>(bytes));
 }
 
 void AddressStream::release(const FreeOp& f) {
   if (!placed_[f.container]) return;
+  if (options_.observer) options_.observer->freed(f);
   const ContainerPlan& plan = program_.containers[f.container];
   if (plan.kind == ir::ContainerKind::Heap || plan.kind == ir::ContainerKind::Pointee) heap_.release(base_[f.container]);
 }
 
 void AddressStream::enterLoop(const LoopOp& loop) {
+  if (options_.observer) options_.observer->entered(loop.scope);
   loopEntry_[static_cast<std::size_t>(loop.slot)] = ++iterations_;
   Frame f;
   f.loop = &loop;
@@ -238,15 +241,15 @@ void AddressStream::enterLoop(const LoopOp& loop) {
 }
 
 void AddressStream::enterBranch(const BranchOp& branch) {
-  std::vector<const Block*> chosen;
-  std::vector<const Block*> undecided;
+  std::vector<const Arm*> chosen;
+  std::vector<const Arm*> undecided;
   for (const Arm& arm : branch.arms) {
     auto value = arm.condition.evaluate(slots_.data());
     if (value && *value) {
-      chosen.push_back(&arm.body);
+      chosen.push_back(&arm);
       break;
     }
-    if (!value) undecided.push_back(&arm.body);
+    if (!value) undecided.push_back(&arm);
   }
   if (chosen.empty() && !undecided.empty()) {
     usedPolicy_ = true;
@@ -262,7 +265,24 @@ void AddressStream::enterBranch(const BranchOp& branch) {
       }
     }
   }
-  for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) frames_.push_back(Frame{*it});
+  for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) {
+    frames_.push_back(Frame{&(*it)->body});
+    if (options_.observer) frames_.back().scope = (*it)->scope;
+  }
+  if (options_.observer && !chosen.empty()) {
+    frames_.back().announced = true;
+    options_.observer->entered(chosen.front()->scope);
+  }
+}
+
+/* A function or arm frame ended: the observer hears it, and the start of the next arm the branch
+   policy chose (policy "both" runs every undecided arm, one after the other). */
+void AddressStream::exitArmOrFunction(std::size_t scope) {
+  if (!options_.observer) return;
+  options_.observer->exited(scope);
+  if (frames_.empty() || !frames_.back().scope || frames_.back().announced) return;
+  frames_.back().announced = true;
+  options_.observer->entered(*frames_.back().scope);
 }
 
 void AddressStream::execute(const Op& op) {
@@ -271,6 +291,11 @@ void AddressStream::execute(const Op& op) {
   if (const auto* frame = std::get_if<FrameOp>(&op.value)) {
     Frame f{&frame->body};
     f.stackMark = stack_.mark();
+    if (options_.observer) {
+      f.scope = frame->scope;
+      f.announced = true;
+      options_.observer->entered(frame->scope);
+    }
     layoutFrame(frame->body);
     frames_.push_back(f);
     return;
@@ -285,7 +310,9 @@ void AddressStream::endOfBlock() {
   f.pc = 0;
   if (!f.loop) {
     if (f.stackMark) stack_.restore(*f.stackMark);
+    std::optional<std::size_t> scope = f.scope;
     frames_.pop_back();
+    if (scope) exitArmOrFunction(*scope);
     return;
   }
   const LoopOp& loop = *f.loop;
@@ -320,7 +347,10 @@ void AddressStream::endOfBlock() {
       f.block = &loop.post;
       return;
     case Phase::Post:
-    case Phase::Block: frames_.pop_back(); return;
+    case Phase::Block:
+      frames_.pop_back();
+      if (options_.observer) options_.observer->exited(loop.scope);
+      return;
   }
 }
 

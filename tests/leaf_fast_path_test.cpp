@@ -73,7 +73,7 @@ TEST_CASE("a leaf loop walking within lines offers runs of iterations, and takin
   a.offset = sim::Formula::linear(0, {{0, 8}});
   a.bytes = 8;
   leaf.body.push_back(sim::Op{a});
-  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}}});
+  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}, 0}});
   program.slots = 1;
   sim::StreamOptions options;
   options.runLineBytes = 64;

@@ -119,7 +119,10 @@ TEST_CASE("the statistics options take one cache configuration and sources", "[c
     CHECK_THAT(r.err, Catch::Contains("take one cache configuration; the options describe 2"));
     auto din = cats::test::runCli("simulate --din /dev/null" + option);
     CHECK(din.exitCode == 2);
-    CHECK_THAT(din.err, Catch::Contains("not on a --din replay"));
+    CHECK_THAT(din.err, Catch::Contains("are shown in the text and JSON reports of analysed sources"));
+    auto cachegrind = cats::test::runCli(kTwoKernels + option + " --format cachegrind");
+    CHECK(cachegrind.exitCode == 2);
+    CHECK_THAT(cachegrind.err, Catch::Contains("are shown in the text and JSON reports"));
   }
 }
 

@@ -42,6 +42,18 @@ std::string groupName(const trace::Trace& trace, std::size_t event, GroupBy by, 
 /// Whether a modelled guess (a drawn offset, a branch policy, an assumed trip count) went into "event".
 bool eventIsApproximate(const trace::Trace& trace, std::size_t event);
 
+/// A Cachegrind cost centre: the accesses of one source line in one function of the binary.
+struct LineCost {
+  std::string file;      // as the trace names it; empty when the access has no place in the sources
+  std::string function;  // the compiled function (GroupBy::CompiledFunction)
+  unsigned line = 0;
+  std::vector<sim::LevelCounts> levels;
+};
+
+/// Accesses grouped by (file, compiled function, line), sorted by them: the function as a
+/// profiler of the binary names it, the line as the source has it (inlined code keeps its line).
+std::vector<LineCost> lineCosts(const trace::Trace& trace, const sim::SimulationResult& result, const sim::CompilationPlan* plan);
+
 struct SimulationReportInput {
   const trace::Trace& trace;
   const sim::SimulationResult& result;
@@ -58,6 +70,10 @@ std::string compilerModelText(const trace::Trace& contexts, const sim::Compilati
 
 std::string simulationText(const SimulationReportInput& in, GroupBy by);
 std::string simulationJson(const SimulationReportInput& in);
+
+/// The simulation in Cachegrind's profile format (docs/cachegrind-format.md): cg_annotate and
+/// KCachegrind show the predicted data accesses and misses per source line. "command" fills `cmd:`.
+std::string cachegrindOut(const SimulationReportInput& in, const std::string& command);
 
 /// Several configurations simulated in one pass (sim::simulateAll): "results" and "configs" in
 /// the same order, at least two.

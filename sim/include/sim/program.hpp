@@ -40,6 +40,7 @@ struct AllocOp {
 
 struct FreeOp {
   std::uint32_t container = 0;
+  std::uint32_t tag = 0;  // trace event index of the free (an event export names its place)
 };
 
 struct LoopOp {
@@ -76,6 +77,7 @@ struct Condition {
 struct Arm {
   Condition condition;
   Block body;
+  std::size_t scope = 0;  // the trace's Branch scope of this arm (an event export enters it)
 };
 
 struct BranchOp {
@@ -85,6 +87,7 @@ struct BranchOp {
 /// A function activation: stack arrays inside it live in its frame.
 struct FrameOp {
   Block body;
+  std::size_t scope = 0;  // the trace's Function or Call scope (an event export enters it)
 };
 
 struct Op {

@@ -22,6 +22,20 @@ struct Record {
   bool write = false;
 };
 
+/// Told of the program's structure as the stream walks it (an event export: sim/event_trace.hpp),
+/// in program order relative to the records when the caller asks for one record per batch and
+/// turns fastPaths off (the fast paths run whole iterations without entering their branches).
+class StreamObserver {
+ public:
+  virtual ~StreamObserver() = default;
+  virtual void allocated(const AllocOp& op, std::uint64_t address, std::uint64_t bytes) = 0;
+  virtual void freed(const FreeOp& op) = 0;
+  /// A Function, Call, Loop or Branch scope of the trace starts (a loop: once per entry, not per
+  /// iteration) or ends.
+  virtual void entered(std::size_t scope) = 0;
+  virtual void exited(std::size_t scope) = 0;
+};
+
 struct StreamOptions {
   std::uint64_t seed = 1;
   BranchPolicy branches;
@@ -30,6 +44,7 @@ struct StreamOptions {
   bool fastPaths = true;          // leaf loops (branchy ones too) without the frame machine; false: the plain path, for tests
   std::uint32_t runLineBytes = 0;  // first-level line size: offer runs of same-line iterations (0: never; docs/performance.md)
   bool repeatPoints = false;       // end a batch where an iteration of a loop that repeats its accesses starts (warping)
+  StreamObserver* observer = nullptr;  // told of allocations, frees and scopes (not owned)
 };
 
 /// Offered by the stream at the end of a batch: the last "count" records (one leaf iteration)
@@ -97,6 +112,8 @@ class AddressStream {
     std::int64_t offerAt = -1;
     std::int64_t offerRepeats = 0;
     std::optional<std::uint64_t> stackMark{};  // "{}" keeps "Frame{block}" free of missing-initializer warnings
+    std::optional<std::size_t> scope{};        // a function's or an arm's trace scope, for the observer
+    bool announced = false;                    // the observer was told "scope" started (arms wait their turn)
   };
 
   const Program& program_;
@@ -174,6 +191,7 @@ class AddressStream {
   void allocate(const AllocOp& a);
   void release(const FreeOp& f);
   void endOfBlock();
+  void exitArmOrFunction(std::size_t scope);
   void prepareLeaf(Frame& f);
   bool prepareBranchyLeaf(Frame& f);
   void flatten(const Block& block, BranchyLeaf& leaf, std::int64_t loopSlot);

@@ -1,0 +1,124 @@
+#include "report_command.hpp"
+
+#include "cache_options.hpp"
+#include "reports/html.hpp"
+#include "scale_command.hpp"
+#include "tracer/dependences.hpp"
+#include "tracer/poly_model.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cats::driver {
+
+CLI::App* addReportCommand(CLI::App& app, ReportArgs& args) {
+  CLI::App* cmd = app.add_subcommand("report", "One self-contained HTML file: cache view, memory timeline, access statistics, "
+                                               "control flow with dependences, source heat map and scaling curves");
+  addSimulationOptions(*cmd, args.simulation);
+  cmd->add_option("--sweep", args.sweep, "Scaling curves: sweep NAME=LO..HI[:xF|:+S] (the -D value of NAME is the simulated point)");
+  cmd->add_option("--points", args.points, "Points of the sweep (default 10; not with a step)");
+  cmd->add_option("-o,--output", args.output, "The HTML file to write")->capture_default_str();
+  cmd->add_option("--max-events", args.maxEvents, "Trace events the memory timeline draws at most (larger traces are cut there, and the page says so)")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  return cmd;
+}
+
+namespace {
+
+/* The name a -D item binds ("N" of "N=100" or "N"). */
+std::string defineName(const std::string& item) { return item.substr(0, item.find('=')); }
+
+/* The scale sweep of --sweep: the same sources and options, the swept -D item in place of the
+   simulated point's. */
+std::optional<sim::ScaleSeries> sweep(const ReportArgs& args, int& exitCode) {
+  ScaleArgs scale;
+  scale.sources = args.simulation.sources;
+  std::string swept = defineName(*args.sweep);
+  std::erase_if(scale.sources.defines, [&](const std::string& d) { return defineName(d) == swept; });
+  scale.sources.defines.push_back(*args.sweep);
+  scale.sources.quiet = true;
+  scale.cache = args.simulation.cache;
+  scale.compiler = args.simulation.compiler;
+  scale.points = args.points;
+  scale.metrics = {"accesses", "footprint", "misses_D1", "misses_LL"};
+  SweepOutcome outcome = sweepScale(scale);
+  exitCode = outcome.exitCode;
+  return std::move(outcome.series);
+}
+
+/* The dependences of the sources, traced again with local scalars as `deps` does. */
+trace::ProgramDependences dependencesOf(const SourceArgs& given) {
+  SourceArgs sources = given;
+  sources.localScalars = true;
+  sources.quiet = true;
+  TraceOutcome traced = traceSources(sources);
+  if (!traced.trace) return {};
+  trace::Trace contexts = modelContexts(*traced.trace);
+  return trace::analyseDependences(contexts, trace::buildPolyModel(contexts));
+}
+
+std::vector<report::HtmlSource> readSources(const std::vector<std::string>& files) {
+  std::vector<report::HtmlSource> sources;
+  for (const std::string& file : files) {
+    std::ifstream in(file);
+    if (!in) continue;  // the heat map leaves out what cannot be read again
+    std::ostringstream text;
+    text << in.rdbuf();
+    sources.push_back({file, text.str()});
+  }
+  return sources;
+}
+
+std::string commandLine(const ReportArgs& args) {
+  std::string out = "cats-static report";
+  for (const std::string& p : args.simulation.sources.paths) out += " " + p;
+  for (const std::string& d : args.simulation.sources.defines) out += " -D " + d;
+  if (args.sweep) out += " --sweep " + *args.sweep;
+  return out;
+}
+
+}  // namespace
+
+int runReport(const ReportArgs& args) {
+  auto hierarchies = hierarchiesFrom(args.simulation.cache);
+  if (auto* message = std::get_if<std::string>(&hierarchies)) {
+    std::cerr << "cats-static: error: " << *message << "\n";
+    return 2;
+  }
+  const auto& configs = std::get<std::vector<cache::HierarchyConfig>>(hierarchies);
+  if (configs.size() != 1) {
+    std::cerr << "cats-static: error: report draws one cache configuration; the options describe " << configs.size() << " (simulate compares several)\n";
+    return 2;
+  }
+  SimulationRun run = simulateSources(args.simulation, configs);
+  if (run.results.empty()) return run.exitCode;
+  std::optional<sim::ScaleSeries> series;
+  if (args.sweep) {
+    int code = 0;
+    series = sweep(args, code);
+    if (!series) return code ? code : 1;
+  }
+  trace::ProgramDependences deps = dependencesOf(args.simulation.sources);
+  std::map<std::string, std::int64_t> bound;
+  for (const std::string& d : args.simulation.sources.defines) {
+    auto eq = d.find('=');
+    if (eq == std::string::npos) continue;
+    try {
+      bound[d.substr(0, eq)] = std::stoll(d.substr(eq + 1));
+    } catch (const std::exception&) {
+      // not a number: a macro's text, not a parameter value
+    }
+  }
+  report::HtmlReportInput input{*run.summaries, run.contexts, run.program, run.results.front(), configs.front(), &run.plan, &deps,
+                                series ? &*series : nullptr, readSources(run.contexts.files), bound, commandLine(args), args.maxEvents};
+  report::HtmlReport page = report::htmlReport(input);
+  for (const std::string& warning : page.warnings) std::cerr << "cats-static: warning: " << warning << "\n";
+  int rc = emit(page.html, args.output);
+  if (rc) return rc;
+  std::cerr << "cats-static: wrote " << args.output << "\n";
+  return run.exitCode;
+}
+
+}  // namespace cats::driver
