@@ -158,8 +158,10 @@ int runSimulate(const SimulateArgs& args) {
     std::cerr << "cats-static: error: --din replays one cache configuration; the options describe " << configs.size() << "\n";
     return 2;
   }
-  if ((args.din || (args.format != "text" && args.format != "json")) && (args.cache.setHistogram || args.cache.reuseMatrix || args.cache.traffic)) {
-    std::cerr << "cats-static: error: --set-histogram, --reuse-matrix and --traffic are shown in the text and JSON reports of analysed sources\n";
+  const bool statistics = args.cache.setHistogram || args.cache.reuseMatrix || args.cache.traffic;
+  if (statistics && (args.din || (args.format != "text" && args.format != "json"))) {
+    std::cerr << "cats-static: error: --set-histogram, --reuse-matrix and --traffic are shown in the text and JSON reports of analysed "
+                 "sources\n";
     return 2;
   }
   if (args.din && args.format != "text") {
