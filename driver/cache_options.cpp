@@ -28,6 +28,16 @@ void addCacheOptions(CLI::App& cmd, CacheArgs& args) {
   cmd.add_option("--seed", args.seed, "Seed of every random choice (replacement, indirect offsets, branch draws)")->capture_default_str();
 }
 
+void addStatisticsOptions(CLI::App& cmd, CacheArgs& args) {
+  cmd.add_flag(
+      "--set-histogram", args.setHistogram,
+      "Also count misses per set index of every level, to expose conflict thrashing (one configuration; plain engine, no warping)");
+  cmd.add_flag("--reuse-matrix", args.reuseMatrix,
+               "Also count hits by the calling context that brought the line in and the one that hit it (one configuration; plain "
+               "engine, no bulk hits or warping)");
+  cmd.add_flag("--traffic", args.traffic, "Also report the bytes moved across the boundary below each level (one configuration)");
+}
+
 namespace {
 
 struct GeometryOption {
@@ -117,6 +127,8 @@ std::string applyPolicies(const CacheArgs& args, cache::HierarchyConfig& config)
   }
   config.seed = args.seed;
   config.classifyMisses = args.missClasses;
+  config.countSetMisses = args.setHistogram;
+  config.trackFillers = args.reuseMatrix;
   return {};
 }
 
@@ -131,6 +143,9 @@ std::variant<std::vector<cache::HierarchyConfig>, std::string> hierarchiesFrom(c
   }
   if (auto* message = std::get_if<std::string>(&base)) return *message;
   auto& configs = std::get<std::vector<cache::HierarchyConfig>>(base);
+  if (configs.size() > 1 && (args.setHistogram || args.reuseMatrix || args.traffic))
+    return "--set-histogram, --reuse-matrix and --traffic take one cache configuration; the options describe " +
+           std::to_string(configs.size());
   for (std::size_t c = 0; c < configs.size(); ++c) {
     if (auto message = applyPolicies(args, configs[c]); !message.empty()) return message;
     std::vector<std::string> problems = cache::validate(configs[c]);

@@ -11,6 +11,8 @@
 namespace cats::driver {
 
 void addCacheOptions(CLI::App& cmd, CacheArgs& args);
+/// simulate's optional statistics: --set-histogram, --reuse-matrix, --traffic.
+void addStatisticsOptions(CLI::App& cmd, CacheArgs& args);
 /// The hierarchy, or a message saying what is wrong with the options (also when they describe several).
 std::variant<cache::HierarchyConfig, std::string> hierarchyFrom(const CacheArgs& args);
 /// Every hierarchy the options describe (docs/decisions.md, "Several cache configurations"):

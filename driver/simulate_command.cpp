@@ -37,6 +37,7 @@ void addSimulationOptions(CLI::App& cmd, SimulateArgs& args) {
 CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   CLI::App* cmd = app.add_subcommand("simulate", "Simulate the cache hierarchy on the program's predicted address stream");
   addSimulationOptions(*cmd, args);
+  addStatisticsOptions(*cmd, args.cache);
   cmd->add_option("--by", args.by, "Table: container, field, function, compiled-function (inlined code in its caller), loop, line or context")
       ->check(CLI::IsMember({"container", "field", "function", "compiled-function", "loop", "line", "context"}))
       ->capture_default_str();
@@ -136,7 +137,7 @@ std::string reportText(const SimulateArgs& args, const trace::Trace& contexts, c
     return report::cachegrindOut(input, commandLine(args));
   }
   if (results.size() == 1) {
-    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel};
+    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel, args.cache.traffic};
     return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
   }
   report::ConfigurationsReportInput input{contexts, results, configs, model, &plan, args.explainModel};
@@ -155,6 +156,12 @@ int runSimulate(const SimulateArgs& args) {
   const cache::HierarchyConfig& config = configs.front();
   if (args.din && configs.size() > 1) {
     std::cerr << "cats-static: error: --din replays one cache configuration; the options describe " << configs.size() << "\n";
+    return 2;
+  }
+  const bool statistics = args.cache.setHistogram || args.cache.reuseMatrix || args.cache.traffic;
+  if (statistics && (args.din || (args.format != "text" && args.format != "json"))) {
+    std::cerr << "cats-static: error: --set-histogram, --reuse-matrix and --traffic are shown in the text and JSON reports of analysed "
+                 "sources\n";
     return 2;
   }
   if (args.din && args.format != "text") {

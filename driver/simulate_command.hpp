@@ -23,6 +23,7 @@ struct CacheArgs {
   std::vector<std::string> machine;         // machine files (each one or more hierarchies) or preset names
   std::optional<std::string> replacement, writePolicy, allocate, inclusion;
   bool missClasses = false;
+  bool setHistogram = false, reuseMatrix = false, traffic = false;  // simulate's optional statistics (addStatisticsOptions)
   std::uint64_t seed = 1;
 };
 

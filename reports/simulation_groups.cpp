@@ -63,6 +63,10 @@ std::string keyOf(const trace::Trace& t, const trace::Event& e, GroupBy by, cons
 
 }  // namespace
 
+std::string groupName(const trace::Trace& t, std::size_t event, GroupBy by, const sim::CompilationPlan* plan) {
+  return keyOf(t, t.events.at(event), by, plan);
+}
+
 bool eventIsApproximate(const trace::Trace& t, std::size_t event) {
   const trace::Event& e = t.events.at(event);
   if (e.classification.approximate || e.classification.kind == trace::AccessClass::Indirect) return true;

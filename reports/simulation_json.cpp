@@ -2,6 +2,7 @@
 #include "reports/simulation.hpp"
 
 #include "compiler_model_records.hpp"
+#include "reports/simulation_observations.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -60,6 +61,50 @@ ordered_json totalsJson(const sim::SimulationResult& r) {
   return out;
 }
 
+ordered_json setMissesJson(const std::vector<SetMissHistogram>& histograms) {
+  ordered_json out = ordered_json::object();
+  for (const SetMissHistogram& h : histograms) {
+    ordered_json top = ordered_json::array();
+    for (const auto& [set, misses] : h.top) top.push_back({{"set", set}, {"misses", misses}});
+    out[h.level] = ordered_json{{"sets", h.misses.size()},
+                                {"total", h.total},
+                                {"sets_with_misses", h.setsWithMisses},
+                                {"max", h.max},
+                                {"mean", h.mean},
+                                {"top", top},
+                                {"misses", h.misses}};
+  }
+  return out;
+}
+
+ordered_json reuseJson(const std::vector<ReuseMatrix>& matrices) {
+  ordered_json out = ordered_json::object();
+  for (const ReuseMatrix& m : matrices)
+    out[m.level] = ordered_json{
+        {"total", m.total}, {"same_context", m.sameContext}, {"cross_context", m.crossContext}, {"contexts", m.contexts}, {"hits", m.hits}};
+  return out;
+}
+
+ordered_json trafficJson(const std::vector<LevelTraffic>& traffic) {
+  ordered_json out = ordered_json::array();
+  for (const LevelTraffic& t : traffic)
+    out.push_back(ordered_json{{"upper", t.upper},
+                               {"lower", t.lower},
+                               {"fill_bytes", t.fillBytes},
+                               {"down_bytes", t.downBytes},
+                               {"writebacks", t.writebacks},
+                               {"writeback_bytes", t.writebackBytes},
+                               {"other_down_bytes", t.otherDownBytes}});
+  return out;
+}
+
+/* The sections of the statistics asked for (minor version 2), each only when asked for. */
+void addObservations(ordered_json& out, const SimulationObservations& observations) {
+  if (!observations.setMisses.empty()) out["set_misses"] = setMissesJson(observations.setMisses);
+  if (!observations.reuse.empty()) out["reuse"] = reuseJson(observations.reuse);
+  if (!observations.traffic.empty()) out["traffic"] = trafficJson(observations.traffic);
+}
+
 ordered_json memoryJson(const sim::SimulationResult& r) { return {{"read_bytes", r.memory.readBytes}, {"write_bytes", r.memory.writeBytes}}; }
 
 /* The by_* members of one configuration's report, in their order. */
@@ -75,9 +120,11 @@ void addGroups(ordered_json& out, const SimulationReportInput& in) {
 
 ordered_json reportJson(const SimulationReportInput& in) {
   const auto& r = in.result;
+  const SimulationObservations observations = observationsOf(in);
   ordered_json root;
   root["format"] = "cats-static-simulation";
   root["version"] = kSimulationFormatVersion;
+  if (!observations.empty()) root["minor_version"] = kSimulationFormatMinorVersion;
   root["levels"] = r.levels;
   root["hierarchy"] = hierarchyJson(in.config);
   root["model"] = in.model == sim::RegisterModel::O0 ? "O0" : "O2";
@@ -88,6 +135,7 @@ ordered_json reportJson(const SimulationReportInput& in) {
   root["totals"] = totalsJson(r);
   root["memory"] = memoryJson(r);
   addGroups(root, in);
+  addObservations(root, observations);
   root["notes"] = r.notes;
   if (in.plan && in.explainModel) root["compiler_model"] = compilerModelJson(in.trace, *in.plan);
   return root;

@@ -1,5 +1,6 @@
 // Text tables of a simulation: the hierarchy, totals per level, then one grouping.
 #include "reports/simulation.hpp"
+#include "reports/simulation_observations.hpp"
 
 #include "simulation_text_parts.hpp"
 
@@ -55,6 +56,7 @@ std::string simulationText(const SimulationReportInput& in, GroupBy by) {
 
   out += groupTable(in, by);
   if (by == GroupBy::Function && functionsMove(in.plan)) out += groupTable(in, GroupBy::CompiledFunction);
+  out += observationsText(observationsOf(in));
   return out + notesAndModelText(r.notes, in.trace, in.plan, in.explainModel);
 }
 

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 #include "repeat_warp.hpp"
 
@@ -26,6 +27,22 @@ LevelCounts& LevelCounts::operator+=(const LevelCounts& o) {
 namespace {
 
 constexpr std::size_t kBatch = 4096;
+
+/* A Hierarchy that tracks fillers: it is told each record's trace event before its access. */
+class TaggedHierarchy : public cache::Hierarchy {
+ public:
+  using Hierarchy::Hierarchy;
+};
+
+/* One record through "hierarchy" (every engine but TaggedHierarchy ignores the tag). */
+template <typename Engine, typename Outcome>
+void feed(Engine& hierarchy, const Record& r, Outcome& outcome) {
+  hierarchy.access(r.address, r.bytes, r.write, outcome);
+}
+void feed(TaggedHierarchy& hierarchy, const Record& r, cache::Outcome& outcome) {
+  hierarchy.setRequester(r.tag);
+  hierarchy.access(r.address, r.bytes, r.write, outcome);
+}
 constexpr std::uint64_t kProgressEvery = std::uint64_t{1} << 24;
 
 /* Where the first level of each configuration of "hierarchy" sits among its levels: one engine
@@ -53,13 +70,13 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
     const std::size_t runFrom = n - offer.count;
     for (std::size_t i = 0; i < runFrom; ++i) {
       const Record& r = batch[i];
-      hierarchy.access(r.address, r.bytes, r.write, outcome);
+      feed(hierarchy, r, outcome);
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
     }
     bool allHits = true;
     for (std::size_t i = runFrom; i < n; ++i) {
       const Record& r = batch[i];
-      hierarchy.access(r.address, r.bytes, r.write, outcome);
+      feed(hierarchy, r, outcome);
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
       allHits = allHits && firstLevelOnly(outcome);
     }
@@ -94,9 +111,10 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
 }
 
 /* The first-level line size at which the stream may offer runs of same-line iterations (0:
-   none): runs pay off only where a write hit stays in the first level (docs/performance.md). */
+   none): runs pay off only where a write hit stays in the first level (docs/performance.md),
+   and not when tracking fillers, whose hits must each be counted by their filler. */
 std::uint32_t runLineBytes(const cache::HierarchyConfig& config) {
-  if (config.levels.empty() || config.levels[0].write != cache::WritePolicy::WriteBack) return 0;
+  if (config.levels.empty() || config.levels[0].write != cache::WritePolicy::WriteBack || config.trackFillers) return 0;
   return config.levels[0].lineBytes;
 }
 
@@ -144,7 +162,14 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     result.memory = hierarchy.memoryTraffic();
     result.approximate = program.approximate || stream.usedPolicy();
   };
-  if (cache::MruHierarchy::supports(config)) {
+  if (config.trackFillers) {
+    TaggedHierarchy hierarchy(config);
+    cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);
+    simulateWith(hierarchy, outcome, attribute);
+    for (std::size_t k = 0; k < levels; ++k) result.reuse.push_back(hierarchy.reuse(k));
+    if (config.countSetMisses)
+      for (std::size_t k = 0; k < levels; ++k) result.setMisses.push_back(hierarchy.setMisses(k));
+  } else if (cache::MruHierarchy::supports(config)) {
     cache::MruHierarchy hierarchy(config);  // still about 1.6x faster on misses (docs/cache-core.md, Figures; same counts)
     cache::MruOutcome outcome;
     simulateWith(hierarchy, outcome, attributeMru);
@@ -152,6 +177,8 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     cache::Hierarchy hierarchy(config);
     cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);  // the counters need no more
     simulateWith(hierarchy, outcome, attribute);
+    if (config.countSetMisses)
+      for (std::size_t k = 0; k < levels; ++k) result.setMisses.push_back(hierarchy.setMisses(k));
   }
   collectCounts(result, config, counts, eventCount, levels, 0);
   result.notes = program.notes;
@@ -161,6 +188,9 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
 std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
                                           const StreamOptions& options, const Progress& progress) {
   if (configs.size() == 1) return {simulate(program, eventCount, configs[0], options, progress)};
+  for (const cache::HierarchyConfig& config : configs)
+    if (config.countSetMisses || config.trackFillers)
+      throw std::invalid_argument("per-set misses and line fillers are counted for one cache configuration at a time");
   EngineSet engines(configs);
   const std::size_t stride = engines.levels();
   std::vector<LevelCounts> counts(eventCount * stride);

@@ -245,7 +245,7 @@ TEST_CASE("simulate with repeated --D1/--LL: pairing rules and usage errors", "[
     REQUIRE(r.exitCode == 0);
     auto j = nlohmann::json::parse(r.out);
     CHECK(j["version"] == 1);
-    CHECK(j["minor_version"] == 1);
+    CHECK(j["minor_version"] == 2);
     REQUIRE(j["configurations"].size() == 2);
     CHECK(j["configurations"][0]["label"] == "D1 16KiB/4/64 LL 256KiB/8/64");
     CHECK(j["configurations"][1]["label"] == "D1 32KiB/8/64 LL 256KiB/8/64");

@@ -49,4 +49,5 @@ accesses alloc-in-loop examples/alloc-in-loop
 "$bin" analyze examples/matmul-heap --entry multiply --counts > "$golden/matmul-heap.multiply.counts.txt"
 "$bin" analyze examples/spmv-csr --entry spmv --counts --format json > "$golden/spmv-csr.spmv.counts.json" 2>/dev/null
 "$bin" simulate examples/matmul-heap -D N=24 --D1=4096,2,64 --LL=65536,8,64 --format cachegrind > "$golden/matmul-heap.cachegrind.out"
+"$bin" simulate tests/inputs/statistics/two_kernels.c --set-histogram --reuse-matrix --traffic --D1=4096,4,64 --LL=65536,8,64 > "$golden/two-kernels.statistics.txt"
 echo "golden files regenerated in $golden"

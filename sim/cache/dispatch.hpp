@@ -1,7 +1,8 @@
 // Picks, once per hierarchy, the engine instantiation its configuration needs, among every
-// combination of the axes (5 replacements x 3 inclusion modes x classification on/off). The
-// outcome detail (effects recorded or not) is the template argument of Hierarchy::pathFor; the two
-// halves are instantiated in dispatch_full.cpp and dispatch_demand.cpp, compiled in parallel.
+// combination of the axes (5 replacements x 3 inclusion modes x observing on/off: miss classes,
+// per-set misses or fillers). The outcome detail (effects recorded or not) is the template
+// argument of Hierarchy::pathFor; the two halves are instantiated in dispatch_full.cpp and
+// dispatch_demand.cpp, compiled in parallel.
 #pragma once
 
 #include "exclusive.hpp"
@@ -14,23 +15,26 @@ struct detail::Dispatch {
   using Path = Hierarchy::Path;
 
   template <Policy R, Inclusion I, bool E>
-  static Path pathFor(bool classify) {
-    if (classify) return &Hierarchy::accessPath<Axes<R, I, true, E>>;
+  static Path pathFor(bool observe) {
+    if (observe) return &Hierarchy::accessPath<Axes<R, I, true, E>>;
     return &Hierarchy::accessPath<Axes<R, I, false, E>>;
   }
 
   template <Policy R, bool E>
-  static Path pathFor(Inclusion inclusion, bool classify) {
+  static Path pathFor(Inclusion inclusion, bool observe) {
     switch (inclusion) {
       case Inclusion::NonInclusive:
-        return pathFor<R, Inclusion::NonInclusive, E>(classify);
+        return pathFor<R, Inclusion::NonInclusive, E>(observe);
       case Inclusion::Inclusive:
-        return pathFor<R, Inclusion::Inclusive, E>(classify);
+        return pathFor<R, Inclusion::Inclusive, E>(observe);
       case Inclusion::Exclusive:
-        return pathFor<R, Inclusion::Exclusive, E>(classify);
+        return pathFor<R, Inclusion::Exclusive, E>(observe);
     }
     return nullptr;
   }
+
+  /* Whether "config" needs the observing path (miss classes, per-set misses or fillers). */
+  static bool observes(const HierarchyConfig& config) { return config.classifyMisses || config.countSetMisses || config.trackFillers; }
 
   /* The replacement every level shares, or Mixed. */
   static Policy policyOf(const HierarchyConfig& config) {
@@ -58,17 +62,17 @@ Hierarchy::Path Hierarchy::pathFor(const HierarchyConfig& config) {
   using detail::Policy;
   switch (Dispatch::policyOf(config)) {
     case Policy::Lru:
-      return Dispatch::pathFor<Policy::Lru, E>(config.inclusion, config.classifyMisses);
+      return Dispatch::pathFor<Policy::Lru, E>(config.inclusion, Dispatch::observes(config));
     case Policy::Fifo:
-      return Dispatch::pathFor<Policy::Fifo, E>(config.inclusion, config.classifyMisses);
+      return Dispatch::pathFor<Policy::Fifo, E>(config.inclusion, Dispatch::observes(config));
     case Policy::TreePlru:
-      return Dispatch::pathFor<Policy::TreePlru, E>(config.inclusion, config.classifyMisses);
+      return Dispatch::pathFor<Policy::TreePlru, E>(config.inclusion, Dispatch::observes(config));
     case Policy::Random:
-      return Dispatch::pathFor<Policy::Random, E>(config.inclusion, config.classifyMisses);
+      return Dispatch::pathFor<Policy::Random, E>(config.inclusion, Dispatch::observes(config));
     case Policy::Mixed:
       break;
   }
-  return Dispatch::pathFor<Policy::Mixed, E>(config.inclusion, config.classifyMisses);
+  return Dispatch::pathFor<Policy::Mixed, E>(config.inclusion, Dispatch::observes(config));
 }
 
 }  // namespace cats::cache

@@ -16,7 +16,8 @@ namespace cats::cache {
 namespace detail {
 
 /* The policies the engine is compiled for: the replacement of every level ("Mixed" when they
-   differ), the inclusion mode, whether misses are classified and whether the Outcome records
+   differ), the inclusion mode, whether the engine observes more than the counters (miss
+   classes, per-set misses, line fillers: run-time flags say which) and whether the Outcome records
    each level's effects (OutcomeDetail::Full) or only the demand flags. Write and allocation
    policies and line sizes stay run-time values: they cost one predictable branch per request. */
 template <Policy R, Inclusion I, bool C, bool E>
@@ -24,7 +25,7 @@ struct Axes {
   static constexpr Policy replacement = R;
   static constexpr bool inclusive = I == Inclusion::Inclusive;
   static constexpr bool exclusive = I == Inclusion::Exclusive;
-  static constexpr bool classify = C;
+  static constexpr bool observe = C;
   static constexpr bool effects = E;
 };
 
@@ -92,13 +93,48 @@ inline void Hierarchy::noteDemand(std::size_t k, std::uint64_t line, bool hit, b
   classifiers_[k].shadowUse(line, allocates);
 }
 
+/* Observing: a demand access of "line" in "set" of level "k" found it in "way" (kNoWay: missed),
+   before the flags of "level" record a miss. Only an access's first missing line counts in its
+   set, so that the sets sum to the level's misses; a hit remembers its line's filler. */
+inline void Hierarchy::observeDemand(std::size_t k, std::uint64_t set, std::uint64_t line, std::uint32_t way, bool allocates,
+                                     LevelOutcome& level) {
+  if (!classifiers_.empty()) noteDemand(k, line, way != detail::kNoWay, allocates, level);
+  if (way == detail::kNoWay) {
+    if (!level.missed) countSetMiss(k, set);
+  } else if (observed_.tracking) {
+    observed_.hitFiller[k] = levels_[k].fillerAt(set, way);
+  }
+}
+
+/* Observing: one more miss in "set" of level "k", if counting them. */
+inline void Hierarchy::countSetMiss(std::size_t k, std::uint64_t set) {
+  if (!observed_.setMisses.empty()) ++observed_.setMisses[k][set];
+}
+
+/* Tracking fillers, at the end of an access: every level it hit counts the hit by the line's
+   filler and this access's requester. */
+inline void Hierarchy::countReuse(const Outcome& out) {
+  for (std::uint32_t k = 0; k < out.flagged_; ++k) {
+    const LevelOutcome& level = out.levels_[k];
+    if (level.accessed && !level.missed) ++observed_.reuse[k][observed_.hitFiller[k] | observed_.requester];
+  }
+}
+
+/* The filler word a line brought in now carries: the requester's tag + 1 when tracking, else 0. */
+template <class A>
+[[gnu::always_inline]] inline std::uint64_t Hierarchy::fillerWord() const {
+  if constexpr (A::observe)
+    if (observed_.tracking) return (observed_.requester + 1) << detail::kFillerShift;
+  return 0;
+}
+
 /* The first level's "line" was hit. When classifying, access() may settle a repeat inline only if
    the line is the shadow's most recent (it is not after a no-write-allocate write hit that found
    it outside the shadow); without classification the set's most recent slot says enough. */
 template <class A>
 void Hierarchy::rememberHit(std::uint64_t line) {
-  if constexpr (A::classify)
-    if (classifiers_[0].mostRecent(line)) repeatLine_ = line;
+  if constexpr (A::observe)
+    if (!observed_.tracking && !classifiers_.empty() && classifiers_[0].mostRecent(line)) repeatLine_ = line;
 }
 
 /* Every access access() does not settle inline: clear what "out" holds, run each first-level line
@@ -109,13 +145,15 @@ template <class A>
 void Hierarchy::accessPath(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
   if (out.flagged_ != 0 || out.affected_ != 0) clearOutcome<A>(out);
   out.levelCount_ = levelCount_;
-  if constexpr (A::classify) repeatLine_ = detail::kNoLine;
+  if constexpr (A::observe) repeatLine_ = detail::kNoLine;
   std::uint32_t bytes = size == 0 ? 1 : size;
   if (((address + bytes - 1) >> topBits_) == address >> topBits_)
     accessLine<A>(address, bytes, isWrite, out);
   else
     accessLines<A>(address, bytes, isWrite, out);
   for (std::uint32_t k = 0; k < out.flagged_; ++k) addDemand(out.levels_[k], stats_[k]);
+  if constexpr (A::observe)
+    if (observed_.tracking) countReuse(out);
 }
 
 /* The "bytes" bytes at "address", within one first-level line, through the hierarchy. */
@@ -140,7 +178,7 @@ void Hierarchy::accessLines(std::uint64_t address, std::uint32_t bytes, bool isW
     accessLine<A>(from, static_cast<std::uint32_t>(to - from), isWrite, out);
     if (line == last) break;
   }
-  if constexpr (A::classify) repeatLine_ = detail::kNoLine;
+  if constexpr (A::observe) repeatLine_ = detail::kNoLine;
 }
 
 }  // namespace cats::cache

@@ -19,7 +19,7 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
   std::uint64_t set = top.setOf(line);
   std::uint32_t way = top.find(set, line);
   bool allocates = !isWrite || top.writeAllocate();
-  if constexpr (A::classify) noteDemand(0, line, way != detail::kNoWay, allocates, o);
+  if constexpr (A::observe) observeDemand(0, set, line, way, allocates, o);
   if (way != detail::kNoWay) {
     if (isWrite) writeInPlace<A>(0, set, way, bytes, out);
     top.use<A::replacement>(set, way);
@@ -39,21 +39,22 @@ void Hierarchy::exclusiveAccess(std::uint64_t line, std::uint32_t bytes, bool is
     lo.accessed = true;
     std::uint64_t s = level.setOf(line);
     std::uint32_t w = level.find(s, line);
-    if constexpr (A::classify) noteDemand(k, line, w != detail::kNoWay, false, lo);
+    if constexpr (A::observe) observeDemand(k, s, line, w, false, lo);
     if (w == detail::kNoWay) {
       lo.missed = true;
       continue;
     }
     dirty = level.dirtyAt(s, w);
     level.remove<A::replacement>(s, w);
-    if constexpr (A::classify) classifiers_[k].shadowRemove(line);
+    if constexpr (A::observe)
+      if (!classifiers_.empty()) classifiers_[k].shadowRemove(line);
     source = k;
     break;
   }
   for (std::size_t k = 0; k < source; ++k) count<A>(out, k, &LevelStats::bytesFromBelow, top.lineBytes());
   std::uint32_t slot = top.chooseSlot<A::replacement>(set);
   if (top.lineAt(set, slot) != detail::kNoLine) moveDown<A>(0, set, slot, out);
-  slot = top.install<A::replacement>(set, slot, line, dirty);
+  slot = top.install<A::replacement>(set, slot, line, dirty, fillerWord<A>());
   if (isWrite) writeInPlace<A>(0, set, slot, bytes, out);
 }
 
@@ -68,7 +69,7 @@ void Hierarchy::exclusiveWriteAround(std::uint64_t line, std::uint32_t bytes, Ou
     lo.isWrite = true;
     std::uint64_t set = level.setOf(line);
     std::uint32_t way = level.find(set, line);
-    if constexpr (A::classify) noteDemand(k, line, way != detail::kNoWay, false, lo);
+    if constexpr (A::observe) observeDemand(k, set, line, way, false, lo);
     if (way != detail::kNoWay) {
       writeInPlace<A>(k, set, way, bytes, out);
       level.use<A::replacement>(set, way);
@@ -97,23 +98,26 @@ void Hierarchy::moveDown(std::size_t k, std::uint64_t set, std::uint32_t way, Ou
   detail::Level& level = levels_[k];
   std::uint64_t line = level.lineAt(set, way);
   bool dirty = level.dirtyAt(set, way);
+  std::uint64_t filler = level.fillerAt(set, way);
   level.remove<A::replacement>(set, way);
   count<A>(out, k, &LevelStats::evictions);
   if (dirty) count<A>(out, k, &LevelStats::writebacks);
   if (dirty || k + 1 < levelCount_) count<A>(out, k, &LevelStats::bytesToBelow, level.lineBytes());
-  if (k + 1 < levelCount_) insertVictim<A>(k + 1, line, dirty, out);
+  if (k + 1 < levelCount_) insertVictim<A>(k + 1, line, dirty, filler, out);
 }
 
 /* A victim of the level above arrives at level "k": not an access, it takes a slot (moving this
-   level's own victim down first) and counts as recent use. */
+   level's own victim down first) and counts as recent use. It keeps its filler word: the
+   requester that brought the data in from memory. */
 template <class A>
-void Hierarchy::insertVictim(std::size_t k, std::uint64_t line, bool dirty, Outcome& out) {
+void Hierarchy::insertVictim(std::size_t k, std::uint64_t line, bool dirty, std::uint64_t filler, Outcome& out) {
   detail::Level& level = levels_[k];
   std::uint64_t set = level.setOf(line);
   std::uint32_t slot = level.chooseSlot<A::replacement>(set);
   if (level.lineAt(set, slot) != detail::kNoLine) moveDown<A>(k, set, slot, out);
-  level.install<A::replacement>(set, slot, line, dirty);
-  if constexpr (A::classify) classifiers_[k].shadowUse(line, true);
+  level.install<A::replacement>(set, slot, line, dirty, filler);
+  if constexpr (A::observe)
+    if (!classifiers_.empty()) classifiers_[k].shadowUse(line, true);
 }
 
 }  // namespace cats::cache

@@ -31,7 +31,7 @@ Hierarchy::Hierarchy(HierarchyConfig config)
     : config_(checked(std::move(config))),
       path_(pathFor<true>(config_)),
       demandPath_(pathFor<false>(config_)),
-      classifying_(config_.classifyMisses),
+      hitsObserved_(config_.classifyMisses || config_.trackFillers),
       levelCount_(static_cast<std::uint32_t>(config_.levels.size())),
       topBits_(static_cast<std::uint32_t>(std::countr_zero(config_.levels[0].lineBytes))),
       topWriteBack_(config_.levels[0].write == WritePolicy::WriteBack) {
@@ -39,7 +39,10 @@ Hierarchy::Hierarchy(HierarchyConfig config)
   for (std::size_t k = 0; k < config_.levels.size(); ++k) {
     levels_.emplace_back(config_.levels[k], detail::levelSeed(config_.seed, k));
     if (config_.classifyMisses) classifiers_.emplace_back(levels_.back().lineCount());
+    if (config_.countSetMisses) observed_.setMisses.emplace_back(levels_.back().setMask() + 1, 0);
+    if (config_.trackFillers) observed_.reuse.emplace_back();
   }
+  observed_.tracking = config_.trackFillers;
   stats_.resize(levels_.size());
   bindFastPaths();
 }
@@ -49,10 +52,11 @@ Hierarchy::Hierarchy(const Hierarchy& other)
     : config_(other.config_),
       levels_(other.levels_),
       classifiers_(other.classifiers_),
+      observed_(other.observed_),
       stats_(other.stats_),
       path_(other.path_),
       demandPath_(other.demandPath_),
-      classifying_(other.classifying_),
+      hitsObserved_(other.hitsObserved_),
       levelCount_(other.levelCount_),
       topBits_(other.topBits_),
       topWriteBack_(other.topWriteBack_) {
@@ -63,10 +67,11 @@ Hierarchy::Hierarchy(Hierarchy&& other) noexcept
     : config_(std::move(other.config_)),
       levels_(std::move(other.levels_)),
       classifiers_(std::move(other.classifiers_)),
+      observed_(std::move(other.observed_)),
       stats_(std::move(other.stats_)),
       path_(other.path_),
       demandPath_(other.demandPath_),
-      classifying_(other.classifying_),
+      hitsObserved_(other.hitsObserved_),
       levelCount_(other.levelCount_),
       topBits_(other.topBits_),
       topWriteBack_(other.topWriteBack_) {
@@ -83,10 +88,11 @@ Hierarchy& Hierarchy::operator=(Hierarchy&& other) noexcept {
   config_ = std::move(other.config_);
   levels_ = std::move(other.levels_);
   classifiers_ = std::move(other.classifiers_);
+  observed_ = std::move(other.observed_);
   stats_ = std::move(other.stats_);
   path_ = other.path_;
   demandPath_ = other.demandPath_;
-  classifying_ = other.classifying_;
+  hitsObserved_ = other.hitsObserved_;
   levelCount_ = other.levelCount_;
   topBits_ = other.topBits_;
   topWriteBack_ = other.topWriteBack_;
@@ -111,11 +117,18 @@ void Hierarchy::bindFastPaths() {
 
 MemoryTraffic Hierarchy::memoryTraffic() const { return trafficBelow(stats_.back()); }
 
-void Hierarchy::resetStats() { std::fill(stats_.begin(), stats_.end(), LevelStats{}); }
+void Hierarchy::resetStats() {
+  std::fill(stats_.begin(), stats_.end(), LevelStats{});
+  for (std::vector<std::uint64_t>& sets : observed_.setMisses) std::fill(sets.begin(), sets.end(), 0);
+  for (auto& counts : observed_.reuse) counts.clear();
+}
 
+/* Per-set counts and fillers are not in the image and repeatStats() does not repeat them: an
+   observing hierarchy is never warped. */
 bool Hierarchy::capturesState() const {
-  return !classifying_ && std::none_of(config_.levels.begin(), config_.levels.end(),
-                                       [](const LevelConfig& level) { return level.replacement == Replacement::Random; });
+  return !config_.classifyMisses && !config_.countSetMisses && !config_.trackFillers &&
+         std::none_of(config_.levels.begin(), config_.levels.end(),
+                      [](const LevelConfig& level) { return level.replacement == Replacement::Random; });
 }
 
 void Hierarchy::captureState(std::vector<std::uint64_t>& image) const {
@@ -124,6 +137,22 @@ void Hierarchy::captureState(std::vector<std::uint64_t>& image) const {
 
 void Hierarchy::repeatStats(const std::vector<LevelStats>& before, std::uint64_t times) {
   for (std::size_t k = 0; k < stats_.size(); ++k) stats_[k] = repeated(stats_[k], before[k], times);
+}
+
+std::vector<std::uint64_t> Hierarchy::setMisses(std::size_t level) const {
+  return observed_.setMisses.empty() ? std::vector<std::uint64_t>{} : observed_.setMisses.at(level);
+}
+
+std::vector<ReuseCount> Hierarchy::reuse(std::size_t level) const {
+  std::vector<ReuseCount> out;
+  if (observed_.reuse.empty()) return out;
+  for (const auto& [key, hits] : observed_.reuse.at(level)) {
+    const std::uint64_t word = key >> detail::kFillerShift;
+    out.push_back({word == 0 ? ReuseCount::kUnknownFiller : static_cast<std::uint32_t>(word - 1), static_cast<std::uint32_t>(key), hits});
+  }
+  std::sort(out.begin(), out.end(),
+            [](const ReuseCount& a, const ReuseCount& b) { return a.filler != b.filler ? a.filler < b.filler : a.hitter < b.hitter; });
+  return out;
 }
 
 bool Hierarchy::contains(std::size_t level, std::uint64_t address) const {

@@ -25,7 +25,7 @@ Level::Level(const LevelConfig& config, std::uint64_t seed)
 std::vector<ResidentLine> Level::contents() const {
   std::vector<ResidentLine> out;
   for (const Slot& slot : slots_)
-    if (slot.line != kNoLine) out.push_back({slot.line << lineBits_, slot.dirty != 0});
+    if (slot.line != kNoLine) out.push_back({slot.line << lineBits_, (slot.dirty & 1) != 0});
   std::sort(out.begin(), out.end(), [](const ResidentLine& a, const ResidentLine& b) { return a.address < b.address; });
   return out;
 }

@@ -18,6 +18,9 @@ namespace cats::cache::detail {
 
 inline constexpr std::uint64_t kNoLine = ~std::uint64_t{0};
 inline constexpr std::uint32_t kNoWay = ~std::uint32_t{0};
+/* A slot's "dirty" word holds the dirty flag in bit 0 and, when the hierarchy tracks fillers,
+   the filler's tag + 1 from this bit up (0: unknown); the tag moves with the slot for free. */
+inline constexpr std::uint32_t kFillerShift = 32;
 
 /* The replacement policy of every level of a hierarchy as a template argument of the engine;
    Mixed when the levels differ (each level then switches on its own policy per operation). */
@@ -65,8 +68,10 @@ class Level {
   }
 
   std::uint64_t lineAt(std::uint64_t set, std::uint32_t way) const { return slots_[set * ways_ + way].line; }
-  bool dirtyAt(std::uint64_t set, std::uint32_t way) const { return slots_[set * ways_ + way].dirty != 0; }
-  void setDirty(std::uint64_t set, std::uint32_t way) { slots_[set * ways_ + way].dirty = 1; }
+  bool dirtyAt(std::uint64_t set, std::uint32_t way) const { return (slots_[set * ways_ + way].dirty & 1) != 0; }
+  void setDirty(std::uint64_t set, std::uint32_t way) { slots_[set * ways_ + way].dirty |= 1; }
+  /* The filler word of the line in "way" of "set" (tag + 1 shifted by kFillerShift; 0: unknown), for install(). */
+  std::uint64_t fillerAt(std::uint64_t set, std::uint32_t way) const { return slots_[set * ways_ + way].dirty & ~std::uint64_t{1}; }
 
   /* A demand access used the line in "way" of "set": update the policy's recency. Returns the way
      the line is in now (an ordered LRU set moves it first). */
@@ -99,18 +104,19 @@ class Level {
     return chooseSlot<Policy::Random>(set);
   }
 
-  /* Put "line" into "way" (from chooseSlot(), now empty) of "set"; returns the way it is in. */
-  std::uint32_t install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
+  /* Put "line" into "way" (from chooseSlot(), now empty) of "set", with filler word "filler"
+     (fillerAt()); returns the way it is in. */
+  std::uint32_t install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty, std::uint64_t filler = 0) {
     switch (replacement_) {
       case Replacement::Lru:
       case Replacement::Fifo:
-        return install<Policy::Lru>(set, way, line, dirty);
+        return install<Policy::Lru>(set, way, line, dirty, filler);
       case Replacement::TreePlru:
-        return install<Policy::TreePlru>(set, way, line, dirty);
+        return install<Policy::TreePlru>(set, way, line, dirty, filler);
       case Replacement::Random:
         break;
     }
-    return install<Policy::Random>(set, way, line, dirty);
+    return install<Policy::Random>(set, way, line, dirty, filler);
   }
 
   /* Empty "way" of "set" without changing the order or policy state of the other lines. */
@@ -127,7 +133,7 @@ class Level {
   template <Policy P>
   std::uint32_t chooseSlot(std::uint64_t set);
   template <Policy P>
-  std::uint32_t install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty);
+  std::uint32_t install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty, std::uint64_t filler = 0);
   template <Policy P>
   void remove(std::uint64_t set, std::uint32_t way);
   /* The way of "set" holding "line", or kNoWay; LRU and FIFO also set "victim" to chooseSlot()'s
@@ -202,17 +208,17 @@ inline std::uint32_t Level::chooseSlot(std::uint64_t set) {
 }
 
 template <Policy P>
-inline std::uint32_t Level::install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty) {
+inline std::uint32_t Level::install(std::uint64_t set, std::uint32_t way, std::uint64_t line, bool dirty, std::uint64_t filler) {
   if constexpr (P == Policy::Mixed) {
-    return install(set, way, line, dirty);
+    return install(set, way, line, dirty, filler);
   } else if constexpr (P == Policy::Lru || P == Policy::Fifo) {
     shiftDown(set, 0, way);  // "way" is the last way (chooseSlot())
-    slots_[set * ways_] = Slot{line, dirty ? 1u : 0u};
+    slots_[set * ways_] = Slot{line, (dirty ? 1u : 0u) | filler};
     if constexpr (P == Policy::Fifo) mruSlot_[set] = static_cast<std::uint32_t>(set * ways_);
     return 0;
   } else {
     std::size_t slot = set * ways_ + way;
-    slots_[slot] = Slot{line, dirty ? 1u : 0u};
+    slots_[slot] = Slot{line, (dirty ? 1u : 0u) | filler};
     mruSlot_[set] = static_cast<std::uint32_t>(slot);
     if constexpr (P == Policy::TreePlru) plru::touch(&plru_[set * ways_], ways_, way);
     return way;

@@ -8,7 +8,8 @@
 namespace cats::cache {
 
 bool MruHierarchy::supports(const HierarchyConfig& config) {
-  if (config.levels.empty() || config.classifyMisses || config.inclusion != Inclusion::NonInclusive || !validate(config).empty())
+  if (config.levels.empty() || config.classifyMisses || config.countSetMisses || config.trackFillers ||
+      config.inclusion != Inclusion::NonInclusive || !validate(config).empty())
     return false;
   for (const auto& l : config.levels)
     if (l.replacement != Replacement::Lru || l.write != WritePolicy::WriteBack || l.allocate != AllocatePolicy::WriteAllocate ||

@@ -19,7 +19,7 @@ void Hierarchy::demandRead(std::size_t k, std::uint64_t address, Outcome& out) {
   std::uint64_t set = level.setOf(line);
   std::uint32_t victim = detail::kUnknownWay;
   std::uint32_t way = level.find<A::replacement>(set, line, victim);
-  if constexpr (A::classify) noteDemand(k, line, way != detail::kNoWay, true, o);
+  if constexpr (A::observe) observeDemand(k, set, line, way, true, o);
   if (way != detail::kNoWay) {
     level.use<A::replacement>(set, way);
     if (k == 0) rememberHit<A>(line);
@@ -41,7 +41,7 @@ void Hierarchy::demandWrite(std::size_t k, std::uint64_t address, std::uint32_t 
   std::uint64_t set = level.setOf(line);
   std::uint32_t victim = detail::kUnknownWay;
   std::uint32_t way = level.find<A::replacement>(set, line, victim);
-  if constexpr (A::classify) noteDemand(k, line, way != detail::kNoWay, level.writeAllocate(), o);
+  if constexpr (A::observe) observeDemand(k, set, line, way, level.writeAllocate(), o);
   if (way != detail::kNoWay) {
     way = level.use<A::replacement>(set, way);
     if (k == 0) rememberHit<A>(line);
@@ -74,7 +74,7 @@ template <class A>
   std::uint64_t set = level.setOf(line);
   std::uint32_t slot = victim != detail::kUnknownWay ? victim : level.chooseSlot<A::replacement>(set);
   if (level.lineAt(set, slot) != detail::kNoLine) evict<A>(k, set, slot, out);
-  level.install<A::replacement>(set, slot, line, dirty);
+  level.install<A::replacement>(set, slot, line, dirty, fillerWord<A>());
   count<A>(out, k, &LevelStats::bytesFromBelow, level.lineBytes());
   if (k + 1 < levelCount_) demandRead<A>(k + 1, line << level.lineBits(), out);
 }
@@ -109,7 +109,8 @@ void Hierarchy::backInvalidate(std::size_t k, std::uint64_t line, Outcome& out) 
       if (way == detail::kNoWay) continue;
       bool dirty = upper.dirtyAt(set, way);
       upper.remove<A::replacement>(set, way);
-      if constexpr (A::classify) classifiers_[j].shadowRemove(u);
+      if constexpr (A::observe)
+        if (!classifiers_.empty()) classifiers_[j].shadowRemove(u);
       count<A>(out, j, &LevelStats::invalidations);
       if (!dirty) continue;
       count<A>(out, j, &LevelStats::writebacks);
@@ -131,13 +132,15 @@ void Hierarchy::receiveWriteback(std::size_t k, std::uint64_t address, std::uint
     std::uint64_t set = level.setOf(line);
     std::uint32_t way = level.find(set, line);
     MissClass c = MissClass::None;
-    if constexpr (A::classify) c = classifiers_[k].access(line, way != detail::kNoWay);
+    if constexpr (A::observe)
+      if (!classifiers_.empty()) c = classifiers_[k].access(line, way != detail::kNoWay);
     if (way != detail::kNoWay && level.writeBack()) {
       level.setDirty(set, way);
       return;
     }
     if (way == detail::kNoWay) {
       count<A>(out, k, &LevelStats::writeMisses);
+      if constexpr (A::observe) countSetMiss(k, set);
       if (c != MissClass::None) countWriteMissClass<A>(out, k, c);
     }
     count<A>(out, k, &LevelStats::bytesToBelow, bytes);

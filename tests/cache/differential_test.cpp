@@ -108,6 +108,50 @@ bool refFirstLevelHitOnly(const std::vector<RefOutcome>& levels) {
   return true;
 }
 
+/* Replay "stream" on "config" as it is and with per-set misses and fillers counted (requester
+   tags cycling 0, 1, 2): every access's outcome, the statistics and the contents must be the
+   same; the per-set misses must sum to the level's misses, the reuse counts to its demand hits.
+   The first difference, or "". */
+std::string diffObserving(const HierarchyConfig& config, const Stream& stream) {
+  HierarchyConfig observing = config;
+  observing.countSetMisses = observing.trackFillers = true;
+  Hierarchy plain(config);
+  Hierarchy observed(observing);
+  Outcome a, b;
+  std::vector<std::uint64_t> demandHits(config.levels.size(), 0);
+  for (std::size_t i = 0; i < stream.accesses.size(); ++i) {
+    const Access& x = stream.accesses[i];
+    plain.access(x.address, x.size, x.isWrite, a);
+    observed.setRequester(static_cast<std::uint32_t>(i % 3));
+    observed.access(x.address, x.size, x.isWrite, b);
+    for (std::size_t k = 0; k < config.levels.size(); ++k) {
+      const LevelOutcome& p = a.level(k);
+      const LevelOutcome& o = b.level(k);
+      if (p.accessed != o.accessed || p.isWrite != o.isWrite || p.missed != o.missed || p.missClass != o.missClass ||
+          !(p.effects == o.effects))
+        return stream.name + ", access #" + std::to_string(i) + ", level " + config.levels[k].name + ": observing changes the outcome";
+      demandHits[k] += o.accessed && !o.missed;
+    }
+  }
+  for (std::size_t k = 0; k < config.levels.size(); ++k) {
+    const std::string where = stream.name + ", " + config.levels[k].name + ": ";
+    if (!(plain.stats()[k] == observed.stats()[k])) return where + "observing changes the statistics";
+    if (plain.contents(k) != observed.contents(k)) return where + "observing changes the contents";
+    std::vector<std::uint64_t> sets = observed.setMisses(k);
+    if (sets.size() != geometryOf(config.levels[k]).sets) return where + "not one count per set";
+    std::uint64_t missed = 0;
+    for (std::uint64_t m : sets) missed += m;
+    if (missed != observed.stats()[k].misses()) return where + "the per-set misses do not add up to the misses";
+    std::uint64_t hits = 0;
+    for (const ReuseCount& r : observed.reuse(k)) {
+      hits += r.hits;
+      if (r.hitter > 2 || (r.filler > 2 && r.filler != ReuseCount::kUnknownFiller)) return where + "a tag no access had";
+    }
+    if (hits != demandHits[k]) return where + "the reuse counts do not add up to the demand hits";
+  }
+  return "";
+}
+
 /* Replay "stream" on both models, and on a second fast model filling demand-only outcomes (the
    other instantiation of every engine path); the first difference, or "". Also checks that the
    outcomes add up to the fast model's statistics. */
@@ -150,12 +194,13 @@ std::string diffRun(const HierarchyConfig& config, const Stream& stream) {
     if (!(summed[k] == fast.stats()[k])) return stream.name + ", " + name + ": the outcomes do not add up to the statistics";
     std::vector<ResidentLine> lines = fast.contents(k);
     std::vector<std::pair<std::uint64_t, bool>> fastLines;
+    fastLines.reserve(lines.size());
     for (const ResidentLine& l : lines) fastLines.emplace_back(l.address, l.dirty);
     if (fastLines != ref.contents(k)) return stream.name + ", final contents of " + name + " differ";
   }
   if (!(fast.memoryTraffic() == MemoryTraffic{ref.stats().back().bytesFromBelow, ref.stats().back().bytesToBelow}))
     return stream.name + ": memory traffic differs";
-  return "";
+  return diffObserving(config, stream);
 }
 
 /* The streams a configuration is tested with, sized from its first and last levels. */

@@ -15,7 +15,9 @@
 namespace cats::report {
 
 inline constexpr int kSimulationFormatVersion = 1;
-inline constexpr int kSimulationFormatMinorVersion = 1;  // the "configurations" extension (several configurations in one pass)
+// 1: the "configurations" extension (several configurations in one pass); 2: "set_misses",
+// "reuse" and "traffic" (--set-histogram, --reuse-matrix, --traffic).
+inline constexpr int kSimulationFormatMinorVersion = 2;
 inline constexpr int kCompilerModelFormatVersion = 1;  // the "compiler_model" section (--explain-model)
 
 // CompiledFunction: the function of the binary the code ends up in (inlined code counts in its
@@ -33,6 +35,9 @@ struct Group {
 /// Events grouped by "by", sorted by misses at the first level, then at the next, then by name.
 std::vector<Group> groupEvents(const trace::Trace& trace, const sim::SimulationResult& result, GroupBy by,
                                const sim::CompilationPlan* plan = nullptr);
+
+/// The name of the group of "by" that "event" belongs to.
+std::string groupName(const trace::Trace& trace, std::size_t event, GroupBy by, const sim::CompilationPlan* plan = nullptr);
 
 /// Whether a modelled guess (a drawn offset, a branch policy, an assumed trip count) went into "event".
 bool eventIsApproximate(const trace::Trace& trace, std::size_t event);
@@ -56,6 +61,7 @@ struct SimulationReportInput {
   sim::RegisterModel model;
   const sim::CompilationPlan* plan = nullptr;  // the compiler's decisions, when the simulation made them
   bool explainModel = false;                   // with "plan": also what the compiler model assumed (--explain-model)
+  bool traffic = false;                        // also the bytes between levels (--traffic)
 };
 
 /// What "plan" assumed for "contexts", as a tree by function, call and loop with file:line

@@ -32,6 +32,8 @@ struct SimulationResult {
   std::vector<cache::LevelStats> levelStats;     // the hierarchy's own counters (evictions, write-backs, traffic)
   cache::MemoryTraffic memory;
   std::vector<std::vector<LevelCounts>> byEvent;  // [trace event][level]
+  std::vector<std::vector<std::uint64_t>> setMisses;  // [level][set index]: with config.countSetMisses, else empty
+  std::vector<std::vector<cache::ReuseCount>> reuse;  // [level]: with config.trackFillers (tags: trace event indices), else empty
   std::uint64_t accesses = 0;
   std::uint64_t warpedAccesses = 0;  // of "accesses", counted by warping over repeating iterations, not simulated one by one
   bool approximate = false;
@@ -46,7 +48,8 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
 
 /// simulate() of every configuration in "configs" in one pass over the stream (the stream is
 /// generated once; each access goes to every hierarchy); results in the order of "configs",
-/// each equal to what simulate() alone gives. One configuration is simulate() itself.
+/// each equal to what simulate() alone gives. One configuration is simulate() itself. Per-set
+/// misses and fillers need one configuration: with several, throws std::invalid_argument.
 std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
                                           const StreamOptions& options, const Progress& progress = {});
 

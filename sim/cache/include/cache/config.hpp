@@ -46,6 +46,8 @@ struct HierarchyConfig {
   Inclusion inclusion = Inclusion::NonInclusive;
   std::uint64_t seed = 1;  // for Random replacement
   bool classifyMisses = false;
+  bool countSetMisses = false;  // per-set miss histograms (Hierarchy::setMisses)
+  bool trackFillers = false;    // which requester tag brought each line in, and who hit it (Hierarchy::reuse)
 
   bool operator==(const HierarchyConfig&) const = default;
 };

@@ -6,7 +6,9 @@
 #include "cache/config.hpp"
 #include "cache/stats.hpp"
 
+#include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace cats::cache {
@@ -21,6 +23,15 @@ struct Slot {
   std::uint64_t dirty;
 };
 inline constexpr std::uint32_t kUnknownWay = ~std::uint32_t{0} - 1;  // a way not looked up yet
+/* What the observing engine path records besides miss classes (HierarchyConfig's countSetMisses
+   and trackFillers); empty and untouched when both are off. */
+struct Observations {
+  std::vector<std::vector<std::uint64_t>> setMisses;                    // [level][set], countSetMisses
+  std::vector<std::unordered_map<std::uint64_t, std::uint64_t>> reuse;  // [level]: filler word | hitter tag -> demand hits
+  std::array<std::uint64_t, kMaxLevels> hitFiller{};                    // this access: the filler word of a line it hit, per level
+  std::uint64_t requester = 0;                                          // the current access's tag
+  bool tracking = false;                                                // trackFillers
+};
 }  // namespace detail
 
 /// A line held by a level: its first byte's address and whether it is dirty.
@@ -69,6 +80,16 @@ class Hierarchy {
   /// Adds "times" more of the statistics gained since "before" (stats() then): the caller has
   /// proved the same accesses repeat "times" more from an equal state (docs/performance.md, "Warping").
   void repeatStats(const std::vector<LevelStats>& before, std::uint64_t times);
+
+  /// countSetMisses: level "level"'s misses per set index (demand misses, one per access as in
+  /// stats(), and write-back misses): they sum to stats()[level].misses(). Else empty.
+  std::vector<std::uint64_t> setMisses(std::size_t level) const;
+  /// trackFillers: the tag of the accesses that follow; a line they bring into a level remembers it.
+  void setRequester(std::uint32_t tag) { observed_.requester = tag; }
+  /// trackFillers: level "level"'s demand hits (one per access that hit there) by the tag that
+  /// brought the line in (the first hit line of a straddling access) and the tag that hit it,
+  /// sorted by filler, then hitter; they sum to the level's demand hits. Else empty.
+  std::vector<ReuseCount> reuse(std::size_t level) const;
 
   /// True if level "level" holds the line of "address".
   bool contains(std::size_t level, std::uint64_t address) const;
@@ -123,7 +144,7 @@ class Hierarchy {
   template <class A>
   void moveDown(std::size_t k, std::uint64_t set, std::uint32_t way, Outcome& out);
   template <class A>
-  void insertVictim(std::size_t k, std::uint64_t line, bool dirty, Outcome& out);
+  void insertVictim(std::size_t k, std::uint64_t line, bool dirty, std::uint64_t filler, Outcome& out);
 
   // Bookkeeping: the demand access of level "k" is in its outcome flags (counted at the end of
   // the access); everything else is counted at once into both the outcome and stats_.
@@ -133,14 +154,20 @@ class Hierarchy {
   template <class A>
   void countWriteMissClass(Outcome& out, std::size_t k, MissClass c);
   void noteDemand(std::size_t k, std::uint64_t line, bool hit, bool allocates, LevelOutcome& level);
+  void observeDemand(std::size_t k, std::uint64_t set, std::uint64_t line, std::uint32_t way, bool allocates, LevelOutcome& level);
+  void countSetMiss(std::size_t k, std::uint64_t set);
+  void countReuse(const Outcome& out);
+  template <class A>
+  std::uint64_t fillerWord() const;
 
   HierarchyConfig config_;
   std::vector<detail::Level> levels_;
   std::vector<detail::MissClassifier> classifiers_;  // empty unless classifying
+  detail::Observations observed_;
   std::vector<LevelStats> stats_;
   Path path_ = nullptr;        // for OutcomeDetail::Full
   Path demandPath_ = nullptr;  // for OutcomeDetail::DemandOnly
-  bool classifying_ = false;
+  bool hitsObserved_ = false;  // a first-level hit goes through the engine unless it repeats repeatLine_
   std::uint32_t levelCount_ = 0;
   std::uint32_t topBits_ = 0;  // the first level's line bits
   bool topWriteBack_ = false;
@@ -158,14 +185,15 @@ class Hierarchy {
    policy state (LRU: the line is the set's most recent already; tree-PLRU: the bits already point
    away from it; FIFO, Random: hits change nothing), only the dirty bit and the counters. When
    classifying, the line must also be the shadow's most recent (repeatLine_), which makes the hit
-   change nothing in the classifier either. "out" must hold at most a first-level hit, which this
+   change nothing in the classifier either; when tracking fillers, every hit goes to the engine,
+   which counts it by its filler. "out" must hold at most a first-level hit, which this
    overwrites. Everything else runs the engine's path, bound once per hierarchy. */
 inline void Hierarchy::access(std::uint64_t address, std::uint32_t size, bool isWrite, Outcome& out) {
   std::uint64_t line = address >> topBits_;
   if (((address + (size != 0 ? size - 1 : 0)) >> topBits_) == line && out.flagged_ <= 1 && out.affected_ == 0 && (!isWrite || topWriteBack_)) {
     detail::Slot& slot = topSlots_[topMru_[line & topSetMask_]];
-    if (slot.line == line && (!classifying_ || line == repeatLine_)) {
-      if (isWrite) slot.dirty = 1;
+    if (slot.line == line && (!hitsObserved_ || line == repeatLine_)) {
+      if (isWrite) slot.dirty = 1;  // no filler word to keep: tracking fillers never comes here
       LevelOutcome& o = out.levels_[0];
       o.accessed = true;
       o.isWrite = isWrite;

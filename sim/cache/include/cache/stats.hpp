@@ -51,6 +51,16 @@ struct MemoryTraffic {
 /// Bytes between "last" (a hierarchy's last level) and memory.
 inline MemoryTraffic trafficBelow(const LevelStats& last) { return {last.bytesFromBelow, last.bytesToBelow}; }
 
+/// Demand hits at one level on lines a requester "filler" brought in, by requester "hitter"
+/// (Hierarchy::setRequester's tags; kUnknownFiller: the line's filler is not known).
+struct ReuseCount {
+  static constexpr std::uint32_t kUnknownFiller = ~std::uint32_t{0};
+  std::uint32_t filler = kUnknownFiller;
+  std::uint32_t hitter = 0;
+  std::uint64_t hits = 0;
+  bool operator==(const ReuseCount&) const = default;
+};
+
 /// What one core access did at one level. The flags describe its demand access there (at most
 /// one per core access, see docs/cache-core.md); "effects" holds everything else it caused there:
 /// write-backs received, evictions, invalidations, write-backs sent, traffic.
