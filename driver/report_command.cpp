@@ -82,7 +82,10 @@ std::string commandLine(const ReportArgs& args) {
 }  // namespace
 
 int runReport(const ReportArgs& args) {
-  auto hierarchies = hierarchiesFrom(args.simulation.cache);
+  // The page always shows misses per set, cross-context reuse and traffic (the plain engine: slower than simulate's default).
+  CacheArgs cache = args.simulation.cache;
+  cache.setHistogram = cache.reuseMatrix = cache.traffic = true;
+  auto hierarchies = hierarchiesFrom(cache);
   if (auto* message = std::get_if<std::string>(&hierarchies)) {
     std::cerr << "cats-static: error: " << *message << "\n";
     return 2;
@@ -111,8 +114,10 @@ int runReport(const ReportArgs& args) {
       // not a number: a macro's text, not a parameter value
     }
   }
+  report::SimulationObservations observations =
+      report::observationsOf({run.contexts, run.results.front(), configs.front(), run.model, &run.plan, false, true});
   report::HtmlReportInput input{*run.summaries, run.contexts, run.program, run.results.front(), configs.front(), &run.plan, &deps,
-                                series ? &*series : nullptr, readSources(run.contexts.files), bound, commandLine(args), args.maxEvents};
+                                series ? &*series : nullptr, &observations, readSources(run.contexts.files), bound, commandLine(args), args.maxEvents};
   report::HtmlReport page = report::htmlReport(input);
   for (const std::string& warning : page.warnings) std::cerr << "cats-static: warning: " << warning << "\n";
   int rc = emit(page.html, args.output);

@@ -109,6 +109,8 @@ TEST_CASE("report writes one self-contained page with every view", "[report][htm
   CHECK(std::regex_search(html, std::regex(R"re(<tr style="background:rgb\(255,\d+,\d+\)"><td class="num">\d+</td>)re")));
   for (const char* container : {">A (", ">B (", ">C ("}) CHECK(html.find(container) != std::string::npos);
   CHECK(html.find("Miss classes") != std::string::npos);
+  for (const char* part : {"<h3>Traffic between levels</h3>", "<h3>Misses per set</h3>", "<h3>Cross-context reuse</h3>", "<svg class=\"sets\""})
+    CHECK(html.find(part) != std::string::npos);
   // Same input, same bytes.
   CHECK(readFile(report(tempDir(), "examples/matmul-heap -D N=64 --miss-classes")) == html);
 }
@@ -123,6 +125,13 @@ TEST_CASE("report draws scaling curves for --sweep and the dependences of the lo
   CHECK(html.find("parallel (no carried dependence)") != std::string::npos);
   CHECK(html.find("carries flow on A") != std::string::npos);  // the time loop
   CHECK(html.find("Fusion candidates") != std::string::npos);
+}
+
+TEST_CASE("report shows data one kernel leaves in the cache for the next as cross-context reuse", "[report][html]") {
+  std::string html = readFile(report(tempDir(), "tests/inputs/statistics/two_kernels.c"));
+  // consume() hits 1,000 times on lines produce() brought into D1 (simulate --reuse-matrix's numbers).
+  CHECK(html.find("<h4>D1: 1,375 hits, 375 by the context that brought the line in, 1,000 by another</h4>") != std::string::npos);
+  CHECK(std::regex_search(html, std::regex(R"re(<td>#1 main &gt; produce@[^<]*</td><td class="num diagonal" style="background:[^"]+">375</td><td class="num" style="background:[^"]+">1,000</td>)re")));
 }
 
 TEST_CASE("report caps the timeline of a large trace and says so", "[report][html]") {

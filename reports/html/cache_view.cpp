@@ -82,6 +82,88 @@ std::string topGroups(const HtmlReportInput& in, GroupBy by, const char* title) 
   return out;
 }
 
+/* Misses per set index as bars (sets folded into at most kBars bars, each the largest of its
+   sets, so that one thrashed set stays visible), with the summary of the text report. */
+std::string setHistogram(const SetMissHistogram& h) {
+  constexpr std::size_t kBars = 512;
+  constexpr double kWidth = 1024, kHeight = 90;
+  std::size_t sets = h.misses.size();
+  if (sets == 0) return {};
+  std::size_t perBar = (sets + kBars - 1) / kBars;
+  std::size_t bars = (sets + perBar - 1) / perBar;
+  double barWidth = kWidth / static_cast<double>(bars);
+  std::string top;
+  for (const auto& [set, misses] : h.top) top += fmt::format("{}set {} ({})", top.empty() ? "" : ", ", set, number(misses));
+  std::string out = fmt::format("<h4>{}: {} sets, {} with misses; max {} per set, mean {:.1f} (max/mean {:.1f}); most missed: {}</h4>\n", escape(h.level),
+                                number(sets), number(h.setsWithMisses), number(h.max), h.mean, h.mean > 0 ? static_cast<double>(h.max) / h.mean : 0.0,
+                                escape(top.empty() ? std::string("none") : top));
+  out += fmt::format("<svg class=\"sets\" width=\"{}\" height=\"{}\" role=\"img\" aria-label=\"misses per set of {}\">", coord(kWidth + 60), coord(kHeight + 18),
+                     escape(h.level));
+  for (std::size_t b = 0; b < bars; ++b) {
+    std::uint64_t most = 0;
+    std::size_t first = b * perBar, last = std::min(sets, first + perBar) - 1;
+    for (std::size_t s = first; s <= last; ++s) most = std::max(most, h.misses[s]);
+    if (most == 0) continue;
+    double height = std::max(1.0, kHeight * static_cast<double>(most) / static_cast<double>(std::max<std::uint64_t>(1, h.max)));
+    out += fmt::format("<rect class=\"miss\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{} {}: {} misses</title></rect>", coord(static_cast<double>(b) * barWidth),
+                       coord(kHeight - height), coord(std::max(barWidth - 0.2, 0.5)), coord(height), perBar == 1 ? "set" : "sets",
+                       perBar == 1 ? std::to_string(first) : fmt::format("{}..{} (the largest)", first, last), number(most));
+  }
+  out += fmt::format("<line class=\"axis\" x1=\"0\" x2=\"{0}\" y1=\"{1}\" y2=\"{1}\"/><text x=\"0\" y=\"{2}\" class=\"tick\">set 0</text>"
+                     "<text x=\"{0}\" y=\"{2}\" class=\"tick\" text-anchor=\"end\">set {3}</text></svg>\n",
+                     coord(kWidth), coord(kHeight), coord(kHeight + 14), sets - 1);
+  return out;
+}
+
+std::string reuseMatrix(const ReuseMatrix& m) {
+  std::string out = fmt::format("<h4>{}: {} hits, {} by the context that brought the line in, {} by another</h4>\n", escape(m.level), number(m.total),
+                                number(m.sameContext), number(m.crossContext));
+  if (m.contexts.empty()) return out;
+  std::uint64_t most = 1;
+  for (const auto& row : m.hits)
+    for (std::uint64_t v : row) most = std::max(most, v);
+  out += "<table class=\"matrix\"><thead><tr><th>brought in by \\ hit by</th>";
+  for (std::size_t c = 0; c < m.contexts.size(); ++c) out += fmt::format("<th title=\"{}\">#{}</th>", escape(m.contexts[c]), c + 1);
+  out += "</tr></thead><tbody>\n";
+  for (std::size_t r = 0; r < m.contexts.size(); ++r) {
+    out += fmt::format("<tr><td>#{} {}</td>", r + 1, escape(m.contexts[r]));
+    for (std::size_t c = 0; c < m.contexts.size(); ++c) {
+      std::uint64_t v = m.hits[r][c];
+      out += v == 0 ? std::string("<td class=\"num\"></td>")
+                    : fmt::format("<td class=\"num{}\" style=\"background:{}\">{}</td>", r == c ? " diagonal" : "",
+                                  heat(static_cast<double>(v) / static_cast<double>(most)), number(v));
+    }
+    out += "</tr>\n";
+  }
+  return out + "</tbody></table>\n";
+}
+
+std::string trafficTable(const std::vector<LevelTraffic>& traffic) {
+  std::string out = "<h3>Traffic between levels</h3>\n<table><thead><tr><th>boundary</th><th class=\"num\">fills (up)</th><th class=\"num\">down, all</th>"
+                    "<th class=\"num\">write-backs</th><th class=\"num\">write-back bytes</th><th class=\"num\">other down</th></tr></thead><tbody>\n";
+  for (const LevelTraffic& t : traffic)
+    out += fmt::format("<tr><td>{} &harr; {}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
+                       "<td class=\"num\">{}</td></tr>\n",
+                       escape(t.upper), escape(t.lower), bytes(static_cast<double>(t.fillBytes)), bytes(static_cast<double>(t.downBytes)), number(t.writebacks),
+                       bytes(static_cast<double>(t.writebackBytes)), bytes(static_cast<double>(t.otherDownBytes)));
+  return out + "</tbody></table>\n";
+}
+
+std::string observationsHtml(const SimulationObservations& o) {
+  std::string out;
+  if (!o.traffic.empty()) out += trafficTable(o.traffic);
+  if (!o.setMisses.empty()) {
+    out += "<h3>Misses per set</h3>\n<p>A few tall bars among low ones are sets that thrash: strides that map to few sets (padding helps).</p>\n";
+    for (const SetMissHistogram& h : o.setMisses) out += setHistogram(h);
+  }
+  if (!o.reuse.empty()) {
+    out += "<h3>Cross-context reuse</h3>\n<p>Hits per level by the calling context that brought the line in (rows) and the one that hit it "
+           "(columns): off the diagonal, one kernel reuses data another left in the cache.</p>\n";
+    for (const ReuseMatrix& m : o.reuse) out += reuseMatrix(m);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string cacheSection(const HtmlReportInput& in) {
@@ -90,6 +172,7 @@ std::string cacheSection(const HtmlReportInput& in) {
                      in.result.warpedAccesses ? fmt::format(" ({} of them by warping over repeating iterations)", number(in.result.warpedAccesses)) : "");
   out += levelsTable(in);
   out += missClasses(in.result);
+  if (in.observations) out += observationsHtml(*in.observations);
   out += topGroups(in, GroupBy::Container, "Containers that miss most");
   out += topGroups(in, GroupBy::Loop, "Loops that miss most");
   out += topGroups(in, GroupBy::Context, "Calling contexts that miss most");

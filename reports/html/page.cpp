@@ -30,6 +30,7 @@ ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px;fon
 .swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
 details.node{margin:2px 0 2px 18px;padding-left:6px;border-left:3px solid #b0bec5}details.node.loop{border-color:#e57373}
 details.node.cond{border-color:#64b5f6}details.node.para{border-color:#81c784}
+table.matrix td.diagonal{font-weight:700}h4{font-size:13px;margin:10px 0 2px;font-weight:600}
 .verdict{margin-left:18px;font-size:12px}.verdict.ok{color:#2e7d32}.verdict.dep{color:#c62828}.verdict.nest{color:#6a1b9a}li.ok{color:#2e7d32}li.dep{color:#c62828}
 )";
 

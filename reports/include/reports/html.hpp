@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cache/config.hpp"
+#include "reports/simulation_observations.hpp"
 #include "sim/compiler.hpp"
 #include "sim/program.hpp"
 #include "sim/scale.hpp"
@@ -36,6 +37,7 @@ struct HtmlReportInput {
   const sim::CompilationPlan* plan = nullptr;
   const trace::ProgramDependences* dependences = nullptr;  // none: the control-flow view has no edges
   const sim::ScaleSeries* scaling = nullptr;               // none: no scaling section
+  const SimulationObservations* observations = nullptr;    // per-set misses, cross-context reuse, traffic
   std::vector<HtmlSource> sources;
   std::map<std::string, std::int64_t> bindings;
   std::string command;                      // the command line, shown in the header
