@@ -123,6 +123,11 @@ int runReport(const ReportArgs& args) {
   int rc = emit(page.html, args.output);
   if (rc) return rc;
   std::cerr << "cats-static: wrote " << args.output << "\n";
+  if (!page.warnings.empty()) {  // the contract: a trace too large for the page is capped, said, and not a success
+    std::cerr << "cats-static: error: the program is too large for one page; the report is complete up to the caps above "
+                 "(raise --max-events to draw more)\n";
+    return 1;
+  }
   return run.exitCode;
 }
 

@@ -21,7 +21,8 @@ struct ReportArgs {
 };
 
 CLI::App* addReportCommand(CLI::App& app, ReportArgs& args);
-/// Exit code: 0 ok, 1 analysis error or an unwritable output, 2 usage error.
+/// Exit code: 0 ok, 1 analysis error, an unwritable output or a page capped by --max-events
+/// (written, and saying so), 2 usage error.
 int runReport(const ReportArgs& args);
 
 }  // namespace cats::driver

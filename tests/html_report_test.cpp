@@ -134,9 +134,13 @@ TEST_CASE("report shows data one kernel leaves in the cache for the next as cros
   CHECK(std::regex_search(html, std::regex(R"re(<td>#1 main &gt; produce@[^<]*</td><td class="num diagonal" style="background:[^"]+">375</td><td class="num" style="background:[^"]+">1,000</td>)re")));
 }
 
-TEST_CASE("report caps the timeline of a large trace and says so", "[report][html]") {
-  CliResult run;
-  std::string html = readFile(report(tempDir(), "examples/jacobi-2d -D N=50 --max-events 5", &run));
+TEST_CASE("report caps the timeline of a large trace, says so and exits 1", "[report][html]") {
+  std::string dir = tempDir();
+  CliResult run = runCli("report examples/jacobi-2d -D N=50 --max-events 5 -o " + dir + "/report.html");
+  CHECK(run.exitCode == 1);
+  CHECK(run.err.find("too large for one page") != std::string::npos);
+  std::string html = readFile(dir + "/report.html");  // written whole, up to the cap
+  CHECK(html.find("</html>") != std::string::npos);
   CHECK(run.err.find("warning: the memory timeline shows the first 5 of") != std::string::npos);
   CHECK(html.find("<p class=\"warning\">the memory timeline shows the first 5 of") != std::string::npos);
 }
