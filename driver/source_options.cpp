@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <regex>
 
@@ -44,6 +45,17 @@ namespace {
    write leaves "output" as it was and no partial file behind. A message says why on failure. */
 std::optional<std::string> replaceFile(const std::string& output, const std::string& text) {
   std::filesystem::path target(output);
+  std::error_code ec;
+  auto status = std::filesystem::symlink_status(target, ec);
+  if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    // A device (/dev/null), FIFO or symbolic link is written through, never replaced: renaming
+    // over it would turn /dev/null into a plain file or a link into a copy.
+    std::ofstream out(output, std::ios::binary);
+    out << text;
+    out.flush();
+    if (!out) return std::string("write failed");
+    return std::nullopt;
+  }
   std::filesystem::path directory = target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
   std::string pattern = (directory / ("." + target.filename().string() + ".XXXXXX")).string();
   int fd = mkstemp(pattern.data());

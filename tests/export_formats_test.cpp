@@ -278,6 +278,23 @@ TEST_CASE("a report file replaces an existing one whole", "[export][cli]") {
   CHECK(std::distance(std::filesystem::directory_iterator(dir), std::filesystem::directory_iterator()) == 1);
 }
 
+TEST_CASE("an output through a symbolic link or to a device is written through, the link or device kept", "[export][cli]") {
+  // Renaming a temporary file over the target would turn a link into a copy and /dev/null into a
+  // plain file (it did, once): only regular files are replaced.
+  std::string dir = test::tempDir();
+  std::string file = test::writeFile(dir, "real.txt", "old");
+  std::filesystem::create_symlink(file, dir + "/link.txt");
+  auto r = test::runCli("simulate examples/matmul-heap -D N=8 -o '" + dir + "/link.txt'");
+  REQUIRE(r.exitCode == 0);
+  CHECK(std::filesystem::is_symlink(dir + "/link.txt"));
+  CHECK(test::readFile(file).find("cats-static simulation") == 0);
+  auto out = test::runCli("simulate examples/matmul-heap -D N=8 -o /dev/stdout");
+  REQUIRE(out.exitCode == 0);
+  CHECK(out.out.find("cats-static simulation") == 0);  // written through the link to the captured stdout
+  CHECK(std::filesystem::is_symlink("/dev/stdout"));
+  CHECK(std::filesystem::is_character_file("/dev/null"));
+}
+
 TEST_CASE("export options that make no sense are usage errors", "[export][cli]") {
   std::string dir = test::tempDir();
   std::string din = test::writeFile(dir, "trace.din", "r 1000 8\n");
