@@ -82,6 +82,7 @@ std::vector<report::Finding> interchangeFindings(const SimulationRun& run, const
       found->second = {std::move(f), misses};
     }
   }
+  out.reserve(order.size());
   for (const std::string& place : order) out.push_back(best.at(place).first);
   return out;
 }

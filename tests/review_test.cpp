@@ -2,6 +2,7 @@
 // prediction checked against simulating the fix written by hand, no finding on code that is
 // already good, an illegal interchange reported and not recommended, and the three formats.
 #include "reports/review.hpp"
+#include "tracer/interchange.hpp"
 #include "support.hpp"
 
 #include <catch2/catch.hpp>
@@ -195,4 +196,79 @@ TEST_CASE("review: findings sort by predicted gain, the unevaluated last, and --
   REQUIRE(kept.size() == 2);
   CHECK(kept.at(0).function == "g");
   CHECK(kept.at(1).function == "h");
+}
+
+namespace {
+
+/* The Loop scopes of "t" in order of creation (outermost of a nest first). */
+std::vector<std::size_t> loopScopes(const trace::Trace& t) {
+  std::vector<std::size_t> loops;
+  for (const auto& s : t.scopes)
+    if (s.kind == trace::ScopeKind::Loop) loops.push_back(s.id);
+  return loops;
+}
+
+}  // namespace
+
+TEST_CASE("review: the interchanged trace swaps the loops' descriptions and keeps the tree and the events", "[review]") {
+  trace::Trace t = test::analyzeSource(
+      "double a[64][64], s[64];\n"
+      "int main(void) {\n"
+      "  for (int j = 0; j < 64; j++)\n"
+      "    for (int i = 2; i < 60; i += 2)\n"
+      "      s[j] += a[i][j];\n"
+      "  return 0;\n"
+      "}\n");
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  std::string why;
+  auto swapped = trace::interchanged(t, loops[0], loops[1], &why);
+  INFO(why);
+  REQUIRE(swapped);
+  const auto& outer = swapped->scopes[loops[0]];
+  const auto& inner = swapped->scopes[loops[1]];
+  CHECK(outer.iterator == t.scopes[loops[1]].iterator);
+  CHECK(inner.iterator == t.scopes[loops[0]].iterator);
+  CHECK(sym::print(outer.start) == "2");
+  CHECK(sym::print(outer.step) == "2");
+  CHECK(sym::print(inner.start) == "0");
+  CHECK(outer.loc.line == 4);
+  CHECK(inner.loc.line == 3);
+  CHECK(outer.id == loops[0]);
+  CHECK(inner.parent == std::optional<std::size_t>(loops[0]));
+  CHECK(outer.parent == t.scopes[loops[0]].parent);
+  REQUIRE(swapped->events.size() == t.events.size());
+  for (std::size_t e = 0; e < t.events.size(); ++e) {
+    CHECK(swapped->events[e].scope == t.events[e].scope);
+    CHECK(sym::print(swapped->events[e].offset) == sym::print(t.events[e].offset));
+  }
+}
+
+TEST_CASE("review: a triangular nest is reported not evaluated, with no prediction and no recommendation", "[review]") {
+  const std::string file = test::writeFile(test::tempDir(), "lower.c",
+                                           "#include <stdlib.h>\n"
+                                           "void lower(const double *a, double *s) {\n"
+                                           "  for (int j = 0; j < 500; j++)\n"
+                                           "    for (int i = j; i < 500; i++)\n"
+                                           "      s[j] += a[i * 500 + j];\n"
+                                           "}\n"
+                                           "int main(void) {\n"
+                                           "  double *a = (double *)malloc(500 * 500 * sizeof(double));\n"
+                                           "  double *s = (double *)calloc(500, sizeof(double));\n"
+                                           "  lower(a, s);\n"
+                                           "  free(a);\n"
+                                           "  free(s);\n"
+                                           "  return 0;\n"
+                                           "}\n");
+  nlohmann::json f = onlyFinding(file);
+  CHECK(f.at("line") == 4);
+  CHECK(f.at("predicted").is_null());
+  CHECK(f.at("recommendation") == "");
+  CHECK(f.at("message").get<std::string>().find("not evaluated") != std::string::npos);
+  trace::Trace t = test::analyze({file});
+  auto loops = loopScopes(t);
+  REQUIRE(loops.size() == 2);
+  std::string why;
+  CHECK(!trace::interchanged(t, loops[0], loops[1], &why));
+  CHECK(why.find("depend on another loop") != std::string::npos);
 }

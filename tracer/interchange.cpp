@@ -140,10 +140,10 @@ std::string swapProblem(const Trace& contexts, std::size_t outer, std::size_t in
   std::vector<std::optional<sym::Symbol>> iterators;
   for (std::size_t l : loops) {
     const Scope& s = contexts.scopes[l];
-    if (s.iterator.empty() || s.earlyExit) return fail("loop " + s.label() + " has no iterator or leaves early");
+    if (s.iterator.empty() || s.earlyExit) return fail(s.label() + " has no iterator or leaves early");
     // A value the body changes per iteration (a pointer bumped, a running index) follows the loop order: swapping would change it.
     for (const std::string& v : s.varying)
-      if (v != s.iterator) return fail("loop " + s.label() + " also changes '" + v + "' every iteration");
+      if (v != s.iterator) return fail(s.label() + " also changes '" + v + "' every iteration");
     iterators.push_back(contexts.context.find(s.iterator));
   }
   for (std::size_t l : loops) {
@@ -151,7 +151,7 @@ std::string swapProblem(const Trace& contexts, std::size_t outer, std::size_t in
     for (const auto& it : iterators) {
       if (it && it->get_name() == s.iterator) continue;
       if (mentions(s.start, it) || mentions(s.bound, it) || mentions(s.step, it))
-        return fail("the bounds of loop " + s.label() + " depend on another loop of the band (not a rectangular nest)");
+        return fail("the bounds of " + s.label() + " depend on another loop of the band (not a rectangular nest)");
     }
   }
   return {};
