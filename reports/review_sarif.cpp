@@ -17,6 +17,8 @@ const std::map<std::string, std::string>& ruleDescriptions() {
   static const std::map<std::string, std::string> descriptions = {
       {"interchange", "The innermost loop of a perfectly nested band walks a container with a stride of a cache line or more; another loop "
                       "order walks it element by element."},
+      {"padding", "An array is walked down a column whose rows are a multiple of many cache lines long: the column's lines fall in few "
+                  "sets and evict each other; one cache line of padding per row spreads them over the sets."},
   };
   return descriptions;
 }

@@ -3,6 +3,7 @@
 // already good, an illegal interchange reported and not recommended, and the three formats.
 #include "reports/review.hpp"
 #include "tracer/interchange.hpp"
+#include "tracer/padding.hpp"
 #include "support.hpp"
 
 #include <catch2/catch.hpp>
@@ -35,10 +36,20 @@ nlohmann::json onlyFinding(const std::string& args) {
   return j.at("findings").at(0);
 }
 
-/* The interchange predicted for "file" at "line" of "function" is the fix written by hand in "fixed": within 10 %. */
-void checkAgainstFix(const std::string& file, const std::string& fixed, const std::string& function, int line, const std::string& sizes) {
-  nlohmann::json f = onlyFinding(file + " " + sizes);
-  CHECK(f.at("kind") == "interchange");
+/* The finding of "kind" in `review ARGS --format json`; there must be one. */
+nlohmann::json findingOf(const std::string& kind, const std::string& args) {
+  nlohmann::json j = parsed(test::runCli("review " + args + " --format json"));
+  std::vector<nlohmann::json> found;
+  for (const auto& f : j.at("findings"))
+    if (f.at("kind") == kind) found.push_back(f);
+  REQUIRE(found.size() == 1);
+  return found.front();
+}
+
+/* The finding of "kind" predicted for "file" at "line" of "function" is the fix written by hand in "fixed": within 10 %. */
+void checkAgainstFix(const std::string& file, const std::string& fixed, const std::string& function, int line, const std::string& sizes,
+                     const std::string& kind = "interchange") {
+  nlohmann::json f = findingOf(kind, file + " " + sizes);
   CHECK(f.at("function") == function);
   CHECK(f.at("file") == file);
   CHECK(f.at("line") == line);
@@ -65,6 +76,14 @@ TEST_CASE("review: interchange on the ijk matrix multiply predicts what ikj give
   // eighth of the accesses. With 32 KiB at N = 300 the column stays in D1 and ijk loses nothing.
   checkAgainstFix("examples/review/matmul-ijk.c", "examples/review/matmul-ikj-fixed.c", "multiply", 14,
                   "-D N=200 --D1 8192,8,64 --LL 262144,8,64");
+}
+
+TEST_CASE("review: padding the rows of a 256 x 256 matrix walked by columns predicts what the padded array gives", "[review]") {
+  checkAgainstFix("examples/review/column-sums-2d.c", "examples/review/column-sums-2d-padded.c", "column_sums", 19, "", "padding");
+  nlohmann::json f = findingOf("padding", "examples/review/column-sums-2d.c");
+  CHECK(f.at("recommendation").get<std::string>().find("8 more elements") != std::string::npos);
+  // Padded, the column's lines spread over every set: nothing left to find, not even the interchange (it would gain nothing).
+  CHECK(parsed(test::runCli("review examples/review/column-sums-2d-padded.c --format json")).at("findings").empty());
 }
 
 TEST_CASE("review: no finding when the large stride costs nothing (a column of B stays in D1)", "[review]") {
@@ -271,4 +290,37 @@ TEST_CASE("review: a triangular nest is reported not evaluated, with no predicti
   std::string why;
   CHECK(!trace::interchanged(t, loops[0], loops[1], &why));
   CHECK(why.find("depend on another loop") != std::string::npos);
+}
+
+TEST_CASE("review: the padded trace re-addresses every access from its subscripts, or says why it cannot", "[review]") {
+  trace::Trace t = test::analyzeSource(
+      "struct p { double x, y; };\n"
+      "struct p g[4][16];\n"
+      "double m[8][32];\n"
+      "void set(double *r) { r[5] = 2.0; }\n"
+      "int main(void) {\n"
+      "  for (int i = 0; i < 4; i++) g[i][3].y = 1.0;\n"
+      "  set(&m[1][0]);\n"
+      "  return 0;\n"
+      "}\n");
+  auto containerNamed = [&t](const std::string& name) {
+    for (const auto& c : t.containers)
+      if (c.name == name) return c.id;
+    FAIL("no container " << name);
+    return std::size_t{0};
+  };
+  const std::size_t g = containerNamed("g");
+  auto padded = trace::padded(t, g, 4);
+  REQUIRE(padded);
+  CHECK(sym::print(padded->containers[g].sizeBytes) == "1280");  // 4 rows of 20 elements of 16 bytes
+  bool seen = false;
+  for (const auto& e : padded->events) {
+    if (e.kind != trace::EventKind::Access || e.container != g) continue;
+    seen = true;
+    CHECK(sym::print(e.offset) == "320*i + 56");  // row 320 bytes, element 3 at 48, field y at 8
+  }
+  CHECK(seen);
+  std::string why;
+  CHECK(!trace::padded(t, containerNamed("m"), 8, &why));
+  CHECK(why.find("without its subscripts") != std::string::npos);
 }
