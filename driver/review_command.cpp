@@ -157,6 +157,9 @@ int runReview(const ReviewArgs& args) {
   } catch (const sim::BindingError& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;
+  } catch (const sim::OptionError& e) {  // the program's own concretisation accepted the options: a variant cannot differ, but say so if it does
+    std::cerr << "cats-static: error: a transformed variant: " << e.what() << "\n";
+    return 1;
   }
   report::sortFindings(findings);
   findings = report::withMinimumGain(std::move(findings), args.minGain);
