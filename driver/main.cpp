@@ -2,6 +2,7 @@
 #include "analyze_command.hpp"
 #include "deps_command.hpp"
 #include "report_command.hpp"
+#include "review_command.hpp"
 #include "scale_command.hpp"
 #include "simulate_command.hpp"
 
@@ -14,7 +15,8 @@ namespace {
 int run(int argc, char** argv) {
   CLI::App app{"cats-static: static cache-behaviour analysis of C programs"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "cats-static 0.1.0");
+  constexpr const char* kVersion = "0.1.0";
+  app.set_version_flag("--version", std::string("cats-static ") + kVersion);
   cats::driver::AnalyzeArgs analyze;
   cats::driver::SimulateArgs simulate;
   cats::driver::DepsArgs deps;
@@ -25,6 +27,9 @@ int run(int argc, char** argv) {
   CLI::App* scaleCommand = cats::driver::addScaleCommand(app, scale);
   cats::driver::ReportArgs report;
   CLI::App* reportCommand = cats::driver::addReportCommand(app, report);
+  cats::driver::ReviewArgs review;
+  review.toolVersion = kVersion;
+  CLI::App* reviewCommand = cats::driver::addReviewCommand(app, review);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -41,6 +46,7 @@ int run(int argc, char** argv) {
     if (depsCommand->parsed()) return cats::driver::runDeps(deps);
     if (scaleCommand->parsed()) return cats::driver::runScale(scale);
     if (reportCommand->parsed()) return cats::driver::runReport(report);
+    if (reviewCommand->parsed()) return cats::driver::runReview(review);
   } catch (const std::exception& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;

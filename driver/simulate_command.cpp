@@ -257,7 +257,20 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
     if (asked && !asked->problems.empty()) result.approximate = true;
   }
   run.stream = stream;
+  run.concretize = options;
+  run.concretize.plan = nullptr;  // pointed at run.plan, which moves with "run"
+  run.target = std::get<sim::CompilerTarget>(target);
   return run;
+}
+
+std::vector<sim::SimulationResult> simulateVariant(const SimulationRun& run, const trace::Trace& variant,
+                                                   const std::vector<cache::HierarchyConfig>& configs) {
+  // The compiler model plans the variant afresh: its loops are the ones it would compile.
+  sim::CompilationPlan plan = sim::planCompilation(variant, run.target, nullptr);
+  sim::ConcretizeOptions options = run.concretize;
+  options.plan = &plan;
+  sim::Program program = sim::concretize(variant, options);
+  return sim::simulateAll(program, variant.events.size(), configs, run.stream);
 }
 
 }  // namespace cats::driver

@@ -62,11 +62,20 @@ struct SimulationRun {
   sim::CompilationPlan plan;
   sim::RegisterModel model = sim::RegisterModel::O2;
   sim::StreamOptions stream;  // what the stream was made with (an export walks it again)
+  sim::ConcretizeOptions concretize;  // what the program was concretised with ("plan" left empty: it is run.plan)
+  sim::CompilerTarget target;         // what the compiler model planned for
   std::vector<sim::SimulationResult> results;
 };
 
 /// Sources -> trace -> concretiser -> every hierarchy of "configs" in one pass (the simulate
 /// pipeline without its report; `report` shares it).
 SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache::HierarchyConfig>& configs);
+
+/// A transformed copy of run.contexts (same containers and events, scopes rearranged: what
+/// `review` predicts a fix from) concretised and simulated exactly as "run" was: the same
+/// bindings, branches, placement, compiler target and stream. Throws sim::BindingError and
+/// sim::OptionError as sim::concretize does.
+std::vector<sim::SimulationResult> simulateVariant(const SimulationRun& run, const trace::Trace& variant,
+                                                   const std::vector<cache::HierarchyConfig>& configs);
 
 }  // namespace cats::driver

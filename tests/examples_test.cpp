@@ -39,6 +39,15 @@ TEST_CASE("every access of every example is classified as expected", "[examples]
       {"particles-aos", "examples/particles-aos", {}},
       {"multifile", "examples/multifile/src", {}},
       {"alloc-in-loop", "examples/alloc-in-loop", {}},
+      // examples/review: one program per file.
+      {"review.matmul-ijk", "examples/review/matmul-ijk.c", {}},
+      {"review.matmul-ikj-fixed", "examples/review/matmul-ikj-fixed.c", {}},
+      {"review.column-sums", "examples/review/column-sums.c", {}},
+      {"review.column-sums-fixed", "examples/review/column-sums-fixed.c", {}},
+      {"review.column-sums-2d", "examples/review/column-sums-2d.c", {}},
+      {"review.column-sums-2d-padded", "examples/review/column-sums-2d-padded.c", {}},
+      {"review.wavefront", "examples/review/wavefront.c", {}},
+      {"review.dot", "examples/review/dot.c", {}},
   }));
   INFO(example.golden);
   test::AnalyzeOptions options;
@@ -50,7 +59,7 @@ TEST_CASE("every example directory is covered by the table above", "[examples]")
   std::size_t directories = 0;
   for (const auto& entry : std::filesystem::directory_iterator(test::sourcePath("examples")))
     directories += entry.is_directory();
-  CHECK(directories == 10);
+  CHECK(directories == 11);
 }
 
 TEST_CASE("naive matrix multiply: A stride-1, B stride-k by 8*n, C invariant in k", "[examples][matmul]") {

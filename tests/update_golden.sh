@@ -41,6 +41,14 @@ accesses spmv-csr examples/spmv-csr
 accesses particles-aos examples/particles-aos
 accesses multifile examples/multifile/src
 accesses alloc-in-loop examples/alloc-in-loop
+accesses review.matmul-ijk examples/review/matmul-ijk.c
+accesses review.matmul-ikj-fixed examples/review/matmul-ikj-fixed.c
+accesses review.column-sums examples/review/column-sums.c
+accesses review.column-sums-fixed examples/review/column-sums-fixed.c
+accesses review.column-sums-2d examples/review/column-sums-2d.c
+accesses review.column-sums-2d-padded examples/review/column-sums-2d-padded.c
+accesses review.wavefront examples/review/wavefront.c
+accesses review.dot examples/review/dot.c
 
 "$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"

@@ -1,0 +1,27 @@
+// `cats-static review`: sources -> trace -> dependences and candidate transformations -> each
+// variant simulated like the program -> findings with the misses predicted before and after
+// (issue 11, docs/review.md).
+#pragma once
+
+#include "simulate_command.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+
+namespace cats::driver {
+
+struct ReviewArgs {
+  SimulateArgs simulation;  // sources, cache, compiler, branches, trips, placement
+  double minGain = 1.0;     // percent of the D1 misses a finding must save
+  std::string format = "text";
+  std::optional<std::string> output;
+  std::string toolVersion;
+};
+
+CLI::App* addReviewCommand(CLI::App& app, ReviewArgs& args);
+/// 0 ok (findings or not), 1 analysis error, 2 usage error.
+int runReview(const ReviewArgs& args);
+
+}  // namespace cats::driver

@@ -1,0 +1,48 @@
+// The findings of `cats-static review` (issue 11): cache problems a transformation of the
+// model fixes, each with the misses the simulator predicted before and after it. Built once by
+// the driver, rendered as text (largest gain first), JSON ("format": "cats-static-review",
+// "version": 1) or SARIF 2.1.0 (docs/review.md). Renderers compute nothing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace cats::report {
+
+inline constexpr int kReviewFormatVersion = 1;
+
+/// Misses of one cache level, as the program is and with the fix applied.
+struct PredictedMisses {
+  std::string level;  // "D1", "LL", ...
+  std::uint64_t before = 0;
+  std::uint64_t after = 0;
+  /// What the fix saves, in percent of "before" (negative: it costs).
+  double gainPercent() const;
+};
+
+struct Finding {
+  std::string kind;  // "interchange"
+  std::string function;
+  std::string file;
+  int line = 0;
+  std::string message;         // the problem, in words
+  std::string recommendation;  // what to do; empty when nothing is recommended (illegal, not evaluated)
+  std::optional<bool> legal;   // the dependences' verdict; none: unknown
+  /// The first level (D1) then the others nearest the core first; empty: not evaluated.
+  std::vector<PredictedMisses> predicted;
+  /// The D1 gain in percent, none when not evaluated.
+  std::optional<double> gainPercent() const;
+};
+
+/// Largest predicted gain first, the unevaluated last; ties by file, line and kind.
+void sortFindings(std::vector<Finding>& findings);
+/// "findings" without the evaluated ones whose predicted gain is below "minGainPercent".
+std::vector<Finding> withMinimumGain(std::vector<Finding> findings, double minGainPercent);
+
+std::string reviewText(const std::vector<Finding>& findings);
+std::string reviewJson(const std::vector<Finding>& findings);
+std::string reviewSarif(const std::vector<Finding>& findings, const std::string& toolVersion);
+
+}  // namespace cats::report
