@@ -44,20 +44,28 @@ void warnUnknown(const trace::ProgramDependences& deps) {
 
 }  // namespace
 
-int runDeps(const DepsArgs& args) {
-  SourceArgs sources = args.sources;
+DependenceAnalysis analyseDependences(SourceArgs sources, bool quiet) {
   sources.localScalars = true;
+  sources.quiet = quiet;
   TraceOutcome traced = traceSources(sources);
-  if (!traced.trace) return traced.exitCode;
-  trace::Trace contexts = modelContexts(*traced.trace);
-  trace::PolyModel model = trace::buildPolyModel(contexts);
-  trace::ProgramDependences deps = trace::analyseDependences(contexts, model);
+  DependenceAnalysis out;
+  out.exitCode = traced.exitCode;
+  if (!traced.trace) return out;
+  out.contexts = modelContexts(*traced.trace);
+  out.dependences = trace::analyseDependences(*out.contexts, trace::buildPolyModel(*out.contexts));
+  return out;
+}
+
+int runDeps(const DepsArgs& args) {
+  DependenceAnalysis analysis = analyseDependences(args.sources, false);
+  if (!analysis.contexts) return analysis.exitCode;
+  const trace::ProgramDependences& deps = analysis.dependences;
   warnUnknown(deps);
   std::string text = args.format == "json" ? report::dependencesJson(deps)
                      : args.format == "dot" ? report::dependencesDot(deps)
                                             : report::dependencesText(deps);
   int rc = emit(text, args.output);
-  return rc ? rc : traced.exitCode;
+  return rc ? rc : analysis.exitCode;
 }
 
 }  // namespace cats::driver

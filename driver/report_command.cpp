@@ -1,10 +1,9 @@
 #include "report_command.hpp"
 
 #include "cache_options.hpp"
+#include "deps_command.hpp"
 #include "reports/html.hpp"
 #include "scale_command.hpp"
-#include "tracer/dependences.hpp"
-#include "tracer/poly_model.hpp"
 
 #include <fstream>
 #include <iostream>
@@ -46,17 +45,6 @@ std::optional<sim::ScaleSeries> sweep(const ReportArgs& args, int& exitCode) {
   SweepOutcome outcome = sweepScale(scale);
   exitCode = outcome.exitCode;
   return std::move(outcome.series);
-}
-
-/* The dependences of the sources, traced again with local scalars as `deps` does. */
-trace::ProgramDependences dependencesOf(const SourceArgs& given) {
-  SourceArgs sources = given;
-  sources.localScalars = true;
-  sources.quiet = true;
-  TraceOutcome traced = traceSources(sources);
-  if (!traced.trace) return {};
-  trace::Trace contexts = modelContexts(*traced.trace);
-  return trace::analyseDependences(contexts, trace::buildPolyModel(contexts));
 }
 
 std::vector<report::HtmlSource> readSources(const std::vector<std::string>& files) {
@@ -103,7 +91,7 @@ int runReport(const ReportArgs& args) {
     series = sweep(args, code);
     if (!series) return code ? code : 1;
   }
-  trace::ProgramDependences deps = dependencesOf(args.simulation.sources);
+  trace::ProgramDependences deps = analyseDependences(args.simulation.sources, true).dependences;
   std::map<std::string, std::int64_t> bound;
   for (const std::string& d : args.simulation.sources.defines) {
     auto eq = d.find('=');

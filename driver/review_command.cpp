@@ -1,6 +1,7 @@
 #include "review_command.hpp"
 
 #include "cache_options.hpp"
+#include "deps_command.hpp"
 #include "reports/review.hpp"
 #include "tracer/dependences.hpp"
 #include "tracer/interchange.hpp"
@@ -136,14 +137,10 @@ int runReview(const ReviewArgs& args) {
   SimulationRun run = simulateSources(args.simulation, configs);
   if (run.results.empty()) return run.exitCode;
   // The dependences need the local scalars (an accumulator carries one): the sources traced again, quietly (the first pass spoke).
-  SourceArgs sources = args.simulation.sources;
-  sources.localScalars = true;
-  sources.quiet = true;
-  TraceOutcome traced = traceSources(sources);
-  if (!traced.trace) return traced.exitCode;
-  trace::Trace modelTrace = modelContexts(*traced.trace);
-  trace::PolyModel model = trace::buildPolyModel(modelTrace);
-  trace::ProgramDependences deps = trace::analyseDependences(modelTrace, model);
+  DependenceAnalysis analysis = analyseDependences(args.simulation.sources, true);
+  if (!analysis.contexts) return analysis.exitCode;
+  const trace::Trace& modelTrace = *analysis.contexts;
+  const trace::ProgramDependences& deps = analysis.dependences;
   const std::int64_t lineBytes = configs.front().levels.front().lineBytes;
   std::vector<trace::InterchangeCandidate> candidates =
       trace::findInterchanges(run.contexts, modelTrace, deps, run.concretize.bindings, lineBytes);
