@@ -73,16 +73,12 @@ int runReport(const ReportArgs& args) {
   // The page always shows misses per set, cross-context reuse and traffic (the plain engine: slower than simulate's default).
   CacheArgs cache = args.simulation.cache;
   cache.setHistogram = cache.reuseMatrix = cache.traffic = true;
-  auto hierarchies = hierarchiesFrom(cache);
-  if (auto* message = std::get_if<std::string>(&hierarchies)) {
+  auto hierarchy = hierarchyFrom(cache);
+  if (auto* message = std::get_if<std::string>(&hierarchy)) {
     std::cerr << "cats-static: error: " << *message << "\n";
     return 2;
   }
-  const auto& configs = std::get<std::vector<cache::HierarchyConfig>>(hierarchies);
-  if (configs.size() != 1) {
-    std::cerr << "cats-static: error: report draws one cache configuration; the options describe " << configs.size() << " (simulate compares several)\n";
-    return 2;
-  }
+  const std::vector<cache::HierarchyConfig> configs{std::get<cache::HierarchyConfig>(hierarchy)};
   SimulationRun run = simulateSources(args.simulation, configs);
   if (run.results.empty()) return run.exitCode;
   std::optional<sim::ScaleSeries> series;
@@ -92,20 +88,10 @@ int runReport(const ReportArgs& args) {
     if (!series) return code ? code : 1;
   }
   trace::ProgramDependences deps = analyseDependences(args.simulation.sources, true).dependences;
-  std::map<std::string, std::int64_t> bound;
-  for (const std::string& d : args.simulation.sources.defines) {
-    auto eq = d.find('=');
-    if (eq == std::string::npos) continue;
-    try {
-      bound[d.substr(0, eq)] = std::stoll(d.substr(eq + 1));
-    } catch (const std::exception&) {
-      // not a number: a macro's text, not a parameter value
-    }
-  }
   report::SimulationObservations observations =
-      report::observationsOf({run.contexts, run.results.front(), configs.front(), run.model, &run.plan, false, true});
+      report::observationsOf({run.contexts, run.results.front(), configs.front(), run.concretize.model, &run.plan, false, true});
   report::HtmlReportInput input{*run.summaries, run.contexts, run.program, run.results.front(), configs.front(), &run.plan, &deps,
-                                series ? &*series : nullptr, &observations, readSources(run.contexts.files), bound, commandLine(args), args.maxEvents};
+                                series ? &*series : nullptr, &observations, readSources(run.contexts.files), run.concretize.bindings, commandLine(args), args.maxEvents};
   report::HtmlReport page = report::htmlReport(input);
   for (const std::string& warning : page.warnings) std::cerr << "cats-static: warning: " << warning << "\n";
   int rc = emit(page.html, args.output);

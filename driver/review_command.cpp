@@ -6,7 +6,6 @@
 #include "tracer/dependences.hpp"
 #include "tracer/interchange.hpp"
 #include "tracer/padding.hpp"
-#include "tracer/poly_model.hpp"
 
 #include <fmt/format.h>
 
@@ -55,37 +54,38 @@ report::Finding interchangeFinding(const trace::InterchangeCandidate& c) {
   return f;
 }
 
+/* Simulates "variant" into f.predicted; whether it has fewer first-level misses than the run. */
+bool predictGain(report::Finding& f, const SimulationRun& run, const trace::Trace& variant, const std::vector<cache::HierarchyConfig>& configs) {
+  std::vector<sim::SimulationResult> after = simulateVariant(run, variant, configs);
+  f.predicted = predictedMisses(run.results.front(), after.front());
+  return !f.predicted.empty() && f.predicted.front().after < f.predicted.front().before;
+}
+
 /* The interchange findings: every candidate simulated, the best variant per loop kept when it
    saves D1 misses (or could not be evaluated); the recommendation only for a legal one. */
 std::vector<report::Finding> interchangeFindings(const SimulationRun& run, const std::vector<trace::InterchangeCandidate>& candidates,
                                                  const std::vector<cache::HierarchyConfig>& configs) {
   std::vector<report::Finding> out;
-  const sim::SimulationResult& before = run.results.front();
-  std::map<std::string, std::pair<report::Finding, std::uint64_t>> best;  // by loop: the finding and its D1 misses after
-  std::vector<std::string> order;
+  std::vector<std::uint64_t> missesAfter;     // D1 misses of out[i]'s variant
+  std::map<std::string, std::size_t> byLoop;  // the loop's place -> its finding in "out"
   for (const trace::InterchangeCandidate& c : candidates) {
-    const std::string place = c.loc.str();
     report::Finding f = interchangeFinding(c);
     if (c.notEvaluated.empty()) {
-      auto variant = trace::interchanged(run.contexts, c.outer, c.inner);
-      std::vector<sim::SimulationResult> after = simulateVariant(run, *variant, configs);
-      f.predicted = predictedMisses(before, after.front());
-      if (f.predicted.empty() || f.predicted.front().after >= f.predicted.front().before) continue;  // no gain: nothing to say
+      if (!predictGain(f, run, *trace::interchanged(run.contexts, c.outer, c.inner), configs)) continue;  // no gain: nothing to say
       if (c.legal.value_or(false))
         f.recommendation = fmt::format("interchange loops {} and {} (line {}) so that {} is innermost", c.outerIterator, c.innerIterator,
                                        c.loc.line, c.outerIterator);
     }
-    auto found = best.find(place);
     std::uint64_t misses = f.predicted.empty() ? std::numeric_limits<std::uint64_t>::max() : f.predicted.front().after;
-    if (found == best.end()) {
-      order.push_back(place);
-      best.emplace(place, std::pair{std::move(f), misses});
-    } else if (misses < found->second.second) {
-      found->second = {std::move(f), misses};
+    auto [found, isNew] = byLoop.try_emplace(c.loc.str(), out.size());
+    if (isNew) {
+      out.push_back(std::move(f));
+      missesAfter.push_back(misses);
+    } else if (misses < missesAfter[found->second]) {
+      out[found->second] = std::move(f);
+      missesAfter[found->second] = misses;
     }
   }
-  out.reserve(order.size());
-  for (const std::string& place : order) out.push_back(best.at(place).first);
   return out;
 }
 
@@ -109,10 +109,7 @@ std::vector<report::Finding> paddingFindings(const SimulationRun& run, const std
       continue;
     }
     f.legal = true;
-    auto variant = trace::padded(run.contexts, c.container, c.padElements);
-    std::vector<sim::SimulationResult> after = simulateVariant(run, *variant, configs);
-    f.predicted = predictedMisses(run.results.front(), after.front());
-    if (f.predicted.empty() || f.predicted.front().after >= f.predicted.front().before) continue;  // no gain: nothing to say
+    if (!predictGain(f, run, *trace::padded(run.contexts, c.container, c.padElements), configs)) continue;  // no gain: nothing to say
     f.recommendation = fmt::format("pad each row of '{}' by one cache line: {} more elements in its last dimension (unless code relies on "
                                    "the row length, as sizeof or pointer arithmetic across rows would)",
                                    c.name, c.padElements);
@@ -124,16 +121,12 @@ std::vector<report::Finding> paddingFindings(const SimulationRun& run, const std
 }  // namespace
 
 int runReview(const ReviewArgs& args) {
-  auto hierarchies = hierarchiesFrom(args.simulation.cache);
-  if (auto* message = std::get_if<std::string>(&hierarchies)) {
+  auto hierarchy = hierarchyFrom(args.simulation.cache);
+  if (auto* message = std::get_if<std::string>(&hierarchy)) {
     std::cerr << "cats-static: error: " << *message << "\n";
     return 2;
   }
-  const std::vector<cache::HierarchyConfig>& configs = std::get<std::vector<cache::HierarchyConfig>>(hierarchies);
-  if (configs.size() != 1) {
-    std::cerr << "cats-static: error: review predicts for one cache configuration; the options describe " << configs.size() << "\n";
-    return 2;
-  }
+  const std::vector<cache::HierarchyConfig> configs{std::get<cache::HierarchyConfig>(hierarchy)};
   SimulationRun run = simulateSources(args.simulation, configs);
   if (run.results.empty()) return run.exitCode;
   // The dependences need the local scalars (an accumulator carries one): the sources traced again, quietly (the first pass spoke).

@@ -180,7 +180,7 @@ int runSimulate(const SimulateArgs& args) {
                 << run.results.front().accesses << " accesses); the file says \"truncated\": true. Raise --max-events or lower the sizes\n";
     text = report::catsTraceJson({run.contexts, events, run.results.front().accesses, args.maxEvents});
   } else {
-    text = reportText(args, run.contexts, run.results, configs, run.model, run.plan);
+    text = reportText(args, run.contexts, run.results, configs, run.concretize.model, run.plan);
   }
   int rc = emit(text, args.output);
   return rc ? rc : run.exitCode;
@@ -241,7 +241,6 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
     return failed(2);
   }
   const sim::Program& program = run.program;
-  run.model = options.model;
   run.summaries = std::move(traced.trace);
   sim::StreamOptions stream;
   stream.seed = args.cache.seed;
@@ -259,14 +258,13 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   run.stream = stream;
   run.concretize = options;
   run.concretize.plan = nullptr;  // pointed at run.plan, which moves with "run"
-  run.target = std::get<sim::CompilerTarget>(target);
   return run;
 }
 
 std::vector<sim::SimulationResult> simulateVariant(const SimulationRun& run, const trace::Trace& variant,
                                                    const std::vector<cache::HierarchyConfig>& configs) {
   // The compiler model plans the variant afresh: its loops are the ones it would compile.
-  sim::CompilationPlan plan = sim::planCompilation(variant, run.target, nullptr);
+  sim::CompilationPlan plan = sim::planCompilation(variant, run.plan.target, nullptr);
   sim::ConcretizeOptions options = run.concretize;
   options.plan = &plan;
   sim::Program program = sim::concretize(variant, options);

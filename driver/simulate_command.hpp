@@ -60,10 +60,8 @@ struct SimulationRun {
   trace::Trace contexts;                  // expanded: what the results' event indices name
   sim::Program program;
   sim::CompilationPlan plan;
-  sim::RegisterModel model = sim::RegisterModel::O2;
   sim::StreamOptions stream;  // what the stream was made with (an export walks it again)
   sim::ConcretizeOptions concretize;  // what the program was concretised with ("plan" left empty: it is run.plan)
-  sim::CompilerTarget target;         // what the compiler model planned for
   std::vector<sim::SimulationResult> results;
 };
 

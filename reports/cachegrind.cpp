@@ -1,6 +1,7 @@
 // The simulation as a Cachegrind profile (`cachegrind.out`, docs/cachegrind-format.md): the
 // predicted data accesses and misses of every source line, read by cg_annotate and KCachegrind.
 #include "reports/simulation.hpp"
+#include "simulation_text_parts.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +11,7 @@ namespace cats::report {
 
 namespace {
 
-/* The events' prefix of level "k" of "count": D1 first and DL last, as Cachegrind names its
+/* The events' prefix of level "k" of "names": D1 first and DL last, as Cachegrind names its
    first and last data caches; a level between keeps its own name (L2mr, L2mw). */
 std::string levelPrefix(const std::vector<std::string>& names, std::size_t k) {
   if (k == 0) return "D1";
@@ -42,19 +43,17 @@ std::string cachegrindOut(const SimulationReportInput& in, const std::string& co
   std::string out;
   for (const auto& level : in.config.levels) out += describe(level);
   out += fmt::format("desc: cats-static prediction ({}), not a measurement: data accesses only, no instruction fetches\n",
-                     in.plan ? in.plan->target.label() : std::string(in.model == sim::RegisterModel::O0 ? "O0" : "O2"));
+                     modelLabel(in.plan, in.model));
   out += "cmd: " + command + "\n";
   out += "events: Dr Dw";
   for (std::size_t k = 0; k < r.levels.size(); ++k) out += fmt::format(" {0}mr {0}mw", levelPrefix(r.levels, k));
   out += "\n";
-  std::string file, function;
-  bool first = true;
+  std::string file, function;  // empty: no block yet (a cost's names are never empty)
   for (const LineCost& cost : lineCosts(in.trace, r, in.plan)) {
     const std::string costFile = cost.file.empty() ? "???" : cost.file;
     const std::string costFunction = cost.function.empty() ? "???" : cost.function;
-    if (first || costFile != file) out += "fl=" + costFile + "\n";
-    if (first || costFile != file || costFunction != function) out += "fn=" + costFunction + "\n";
-    first = false;
+    if (costFile != file) out += "fl=" + costFile + "\n";
+    if (costFile != file || costFunction != function) out += "fn=" + costFunction + "\n";
     file = costFile;
     function = costFunction;
     out += fmt::format("{} {}\n", cost.line, costLine(cost.levels));

@@ -21,7 +21,7 @@ std::optional<double> Finding::gainPercent() const {
 
 void sortFindings(std::vector<Finding>& findings) {
   std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    // -1 ranks the unevaluated after every evaluated finding (gains are above -100 % only when "after" is below twice "before").
+    // -1e300 ranks the unevaluated after every evaluated finding, whatever their gains.
     double ga = a.gainPercent().value_or(-1e300), gb = b.gainPercent().value_or(-1e300);
     if (ga != gb) return ga > gb;
     return std::tie(a.file, a.line, a.kind) < std::tie(b.file, b.line, b.kind);

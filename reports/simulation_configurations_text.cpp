@@ -96,7 +96,7 @@ std::string configurationLabel(const cache::HierarchyConfig& config) {
 
 std::string simulationText(const ConfigurationsReportInput& in, GroupBy by) {
   const auto& r = in.results.front();
-  std::string model = in.plan ? in.plan->target.label() : in.model == sim::RegisterModel::O0 ? "O0" : "O2";
+  std::string model = modelLabel(in.plan, in.model);
   std::string out = fmt::format("cats-static simulation: {} accesses, model {}, {} configurations in one pass{}\n", r.accesses, model,
                                 in.results.size(), r.approximate ? "  (approximate: see notes)" : "");
   for (std::size_t c = 0; c < in.configs.size(); ++c) out += hierarchyText(c + 1, in.configs[c]);

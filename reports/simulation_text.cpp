@@ -34,7 +34,7 @@ std::string groupTable(const SimulationReportInput& in, GroupBy by) {
 
 std::string simulationText(const SimulationReportInput& in, GroupBy by) {
   const auto& r = in.result;
-  std::string model = in.plan ? in.plan->target.label() : in.model == sim::RegisterModel::O0 ? "O0" : "O2";
+  std::string model = modelLabel(in.plan, in.model);
   std::string out = fmt::format("cats-static simulation: {} accesses, model {}{}\n", r.accesses, model,
                                 r.approximate ? "  (approximate: see notes)" : "");
   for (const auto& l : in.config.levels)

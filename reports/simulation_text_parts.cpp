@@ -20,4 +20,8 @@ std::string notesAndModelText(const std::vector<std::string>& notes, const trace
   return out;
 }
 
+std::string modelLabel(const sim::CompilationPlan* plan, sim::RegisterModel model) {
+  return plan ? plan->target.label() : model == sim::RegisterModel::O0 ? "O0" : "O2";
+}
+
 }  // namespace cats::report

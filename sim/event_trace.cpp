@@ -107,17 +107,23 @@ class Collector final : public StreamObserver {
      exactly, and an event outside the open scopes of its source is one the compiler model moved
      (a store every arm makes, sunk below the branch): it runs where the stream is. */
   void enterAncestors(std::size_t scope) {
+    if (!open_.empty() && open_.back().scope == scope) return;  // the usual case: nothing to open (open_ is a path from the root)
     const std::vector<std::size_t> chain = trace_.stack(scope);
-    std::size_t common = 0;
-    while (common < open_.size() && common < chain.size() && open_[common].scope == chain[common]) ++common;
+    std::size_t common = commonPrefix(chain);
     if (open_.size() > common) return;
     for (std::size_t k = common; k < chain.size() && trace_.scopes.at(chain[k]).kind == trace::ScopeKind::Parallel; ++k) open(chain[k]);
   }
 
-  /* Exits the open scopes that are not a prefix of "chain", then enters the rest of it. */
-  void moveTo(const std::vector<std::size_t>& chain) {
+  /* How many of the open scopes begin "chain". */
+  std::size_t commonPrefix(const std::vector<std::size_t>& chain) const {
     std::size_t common = 0;
     while (common < open_.size() && common < chain.size() && open_[common].scope == chain[common]) ++common;
+    return common;
+  }
+
+  /* Exits the open scopes that are not a prefix of "chain", then enters the rest of it. */
+  void moveTo(const std::vector<std::size_t>& chain) {
+    std::size_t common = commonPrefix(chain);
     while (open_.size() > common) close();
     for (std::size_t k = common; k < chain.size(); ++k) open(chain[k]);
   }

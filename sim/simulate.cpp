@@ -162,13 +162,18 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     result.memory = hierarchy.memoryTraffic();
     result.approximate = program.approximate || stream.usedPolicy();
   };
+  // What the observing options asked for, per level (none when they are off).
+  const auto takeObservations = [&](const cache::Hierarchy& hierarchy) {
+    for (std::size_t k = 0; k < levels; ++k) {
+      if (config.countSetMisses) result.setMisses.push_back(hierarchy.setMisses(k));
+      if (config.trackFillers) result.reuse.push_back(hierarchy.reuse(k));
+    }
+  };
   if (config.trackFillers) {
     TaggedHierarchy hierarchy(config);
     cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);
     simulateWith(hierarchy, outcome, attribute);
-    for (std::size_t k = 0; k < levels; ++k) result.reuse.push_back(hierarchy.reuse(k));
-    if (config.countSetMisses)
-      for (std::size_t k = 0; k < levels; ++k) result.setMisses.push_back(hierarchy.setMisses(k));
+    takeObservations(hierarchy);
   } else if (cache::MruHierarchy::supports(config)) {
     cache::MruHierarchy hierarchy(config);  // still about 1.6x faster on misses (docs/cache-core.md, Figures; same counts)
     cache::MruOutcome outcome;
@@ -177,8 +182,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     cache::Hierarchy hierarchy(config);
     cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);  // the counters need no more
     simulateWith(hierarchy, outcome, attribute);
-    if (config.countSetMisses)
-      for (std::size_t k = 0; k < levels; ++k) result.setMisses.push_back(hierarchy.setMisses(k));
+    takeObservations(hierarchy);
   }
   collectCounts(result, config, counts, eventCount, levels, 0);
   result.notes = program.notes;

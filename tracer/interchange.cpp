@@ -1,8 +1,9 @@
 #include "tracer/interchange.hpp"
 
+#include "strides.hpp"
+
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 
 namespace cats::trace {
 
@@ -17,23 +18,6 @@ std::string placeKey(const Trace& t, std::size_t scope) {
     key += std::string(toString(sc.kind)) + ":" + sc.function + ":" + sc.loc.str() + ":" + sc.arm + "/";
   }
   return key;
-}
-
-/* Bytes the offset moves when "iterator" takes its next value, with the bindings applied;
-   none when that is not a number (other iterators, data, unbound parameters). */
-std::optional<std::int64_t> strideOver(const Trace& t, const Event& e, const Scope& loop, const GiNaC::exmap& values) {
-  auto it = t.context.find(loop.iterator);
-  if (!it) return std::nullopt;
-  GiNaC::exmap next{{*it, *it + loop.step}};
-  sym::Expr delta = (e.offset.subs(next) - e.offset).subs(values).expand();
-  return sym::toInteger(delta);
-}
-
-GiNaC::exmap bindingValues(const Trace& t, const std::map<std::string, std::int64_t>& bindings) {
-  GiNaC::exmap values;
-  for (const auto& [name, value] : bindings)
-    if (auto s = t.context.find(name)) values[*s] = GiNaC::numeric(static_cast<long>(value));
-  return values;
 }
 
 bool mentions(const sym::Expr& e, const std::optional<sym::Symbol>& s) { return s && sym::contains(e, *s); }

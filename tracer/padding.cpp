@@ -1,5 +1,7 @@
 #include "tracer/padding.hpp"
 
+#include "strides.hpp"
+
 #include <cstdlib>
 #include <numeric>
 #include <set>
@@ -7,13 +9,6 @@
 namespace cats::trace {
 
 namespace {
-
-GiNaC::exmap bindingValues(const Trace& t, const std::map<std::string, std::int64_t>& bindings) {
-  GiNaC::exmap values;
-  for (const auto& [name, value] : bindings)
-    if (auto s = t.context.find(name)) values[*s] = GiNaC::numeric(static_cast<long>(value));
-  return values;
-}
 
 std::optional<std::int64_t> valueOf(const sym::Expr& e, const GiNaC::exmap& values) { return sym::toInteger(e.subs(values).expand()); }
 
@@ -48,11 +43,8 @@ std::vector<PaddingCandidate> findPaddings(const Trace& contexts, const std::map
     auto loop = contexts.innermostLoop(e.scope);
     if (!loop) continue;
     const Scope& l = contexts.scopes[*loop];
-    auto iterator = contexts.context.find(l.iterator);
-    if (!iterator) continue;
+    auto stride = strideOver(contexts, e, l, values);
     auto row = valueOf(c.dims.back() * c.elementBytes, values);
-    GiNaC::exmap next{{*iterator, *iterator + l.step}};
-    auto stride = valueOf(e.offset.subs(next) - e.offset, values);
     if (!row || !stride || *row <= 0 || *stride == 0 || *row % lineBytes != 0 || std::llabs(*stride) % *row != 0) continue;
     // Lines "stride" bytes apart fall in sets / gcd(stride in lines, sets) sets.
     const auto strideLines = static_cast<std::uint64_t>(std::llabs(*stride) / lineBytes);

@@ -1,5 +1,5 @@
 // The source with per-line predicted accesses and misses, coloured by first-level misses (a
-// heat map), from the simulation's per-line groups.
+// heat map), from the simulation's per-line costs.
 #include "parts.hpp"
 #include "reports/simulation.hpp"
 
@@ -14,12 +14,13 @@ namespace {
 
 using LineCounts = std::map<std::size_t, std::vector<sim::LevelCounts>>;
 
+/* Per file and line, the counts of every compiled function there (inlined copies summed). */
 std::map<std::string, LineCounts> countsByFile(const HtmlReportInput& in) {
   std::map<std::string, LineCounts> out;
-  for (Group& g : groupEvents(in.contexts, in.result, GroupBy::Line, in.plan)) {
-    auto colon = g.name.rfind(':');
-    if (colon == std::string::npos) continue;
-    out[g.name.substr(0, colon)][std::stoul(g.name.substr(colon + 1))] = std::move(g.levels);
+  for (const LineCost& cost : lineCosts(in.contexts, in.result, in.plan)) {
+    std::vector<sim::LevelCounts>& counts = out[cost.file][cost.line];
+    counts.resize(cost.levels.size());
+    for (std::size_t l = 0; l < cost.levels.size(); ++l) counts[l] += cost.levels[l];
   }
   return out;
 }

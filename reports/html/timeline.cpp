@@ -118,9 +118,11 @@ std::vector<Region> regionsOf(const HtmlReportInput& in, std::size_t shown, cons
   collectAllocSizes(in.program.body, allocSizes);
   std::vector<Region> regions;
   std::map<std::size_t, std::size_t> open;  // container -> its live region
-  std::vector<bool> allocated(t.containers.size(), false);
-  for (std::size_t e = 0; e < shown; ++e)
+  std::vector<bool> allocated(t.containers.size(), false), accessed(t.containers.size(), false);
+  for (std::size_t e = 0; e < shown; ++e) {
     if (t.events[e].kind == trace::EventKind::Alloc) allocated[t.events[e].container] = true;
+    if (t.events[e].kind == trace::EventKind::Access) accessed[t.events[e].container] = true;
+  }
   auto planSize = [&](std::size_t c) -> std::optional<std::int64_t> {
     if (c < in.program.containers.size() && in.program.containers[c].sizeBytes >= 0) return in.program.containers[c].sizeBytes;
     return std::nullopt;
@@ -128,10 +130,7 @@ std::vector<Region> regionsOf(const HtmlReportInput& in, std::size_t shown, cons
   // Containers that exist before the first event (globals without an allocation event, the
   // entry's parameters) live over the whole timeline.
   for (std::size_t c = 0; c < t.containers.size(); ++c) {
-    if (allocated[c] || t.containers[c].isScalar) continue;
-    bool used = false;
-    for (std::size_t e = 0; e < shown && !used; ++e) used = t.events[e].kind == trace::EventKind::Access && t.events[e].container == c;
-    if (!used) continue;
+    if (allocated[c] || !accessed[c] || t.containers[c].isScalar) continue;
     Region r;
     r.container = c;
     r.end = shown;

@@ -33,9 +33,6 @@ struct detail::Dispatch {
     return nullptr;
   }
 
-  /* Whether "config" needs the observing path (miss classes, per-set misses or fillers). */
-  static bool observes(const HierarchyConfig& config) { return config.classifyMisses || config.countSetMisses || config.trackFillers; }
-
   /* The replacement every level shares, or Mixed. */
   static Policy policyOf(const HierarchyConfig& config) {
     Replacement r = config.levels.front().replacement;
@@ -62,17 +59,17 @@ Hierarchy::Path Hierarchy::pathFor(const HierarchyConfig& config) {
   using detail::Policy;
   switch (Dispatch::policyOf(config)) {
     case Policy::Lru:
-      return Dispatch::pathFor<Policy::Lru, E>(config.inclusion, Dispatch::observes(config));
+      return Dispatch::pathFor<Policy::Lru, E>(config.inclusion, config.observes());
     case Policy::Fifo:
-      return Dispatch::pathFor<Policy::Fifo, E>(config.inclusion, Dispatch::observes(config));
+      return Dispatch::pathFor<Policy::Fifo, E>(config.inclusion, config.observes());
     case Policy::TreePlru:
-      return Dispatch::pathFor<Policy::TreePlru, E>(config.inclusion, Dispatch::observes(config));
+      return Dispatch::pathFor<Policy::TreePlru, E>(config.inclusion, config.observes());
     case Policy::Random:
-      return Dispatch::pathFor<Policy::Random, E>(config.inclusion, Dispatch::observes(config));
+      return Dispatch::pathFor<Policy::Random, E>(config.inclusion, config.observes());
     case Policy::Mixed:
       break;
   }
-  return Dispatch::pathFor<Policy::Mixed, E>(config.inclusion, Dispatch::observes(config));
+  return Dispatch::pathFor<Policy::Mixed, E>(config.inclusion, config.observes());
 }
 
 }  // namespace cats::cache

@@ -95,7 +95,7 @@ inline void Hierarchy::noteDemand(std::size_t k, std::uint64_t line, bool hit, b
 
 /* Observing: a demand access of "line" in "set" of level "k" found it in "way" (kNoWay: missed),
    before the flags of "level" record a miss. Only an access's first missing line counts in its
-   set, so that the sets sum to the level's misses; a hit remembers its line's filler. */
+   set, so that the sets sum to the level's misses; a hit remembers its line's filler (the last hit line of a straddling access names it). */
 inline void Hierarchy::observeDemand(std::size_t k, std::uint64_t set, std::uint64_t line, std::uint32_t way, bool allocates,
                                      LevelOutcome& level) {
   if (!classifiers_.empty()) noteDemand(k, line, way != detail::kNoWay, allocates, level);

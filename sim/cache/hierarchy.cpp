@@ -126,7 +126,7 @@ void Hierarchy::resetStats() {
 /* Per-set counts and fillers are not in the image and repeatStats() does not repeat them: an
    observing hierarchy is never warped. */
 bool Hierarchy::capturesState() const {
-  return !config_.classifyMisses && !config_.countSetMisses && !config_.trackFillers &&
+  return !config_.observes() &&
          std::none_of(config_.levels.begin(), config_.levels.end(),
                       [](const LevelConfig& level) { return level.replacement == Replacement::Random; });
 }

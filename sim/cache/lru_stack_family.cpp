@@ -17,7 +17,7 @@ constexpr std::uint32_t kClean = std::numeric_limits<std::uint32_t>::max();
 }  // namespace
 
 bool LruStackFamily::fits(const HierarchyConfig& config) {
-  if (config.levels.size() != 1 || config.classifyMisses || config.countSetMisses || config.trackFillers || !validate(config).empty())
+  if (config.levels.size() != 1 || config.observes() || !validate(config).empty())
     return false;
   const LevelConfig& l = config.levels[0];
   return l.replacement == Replacement::Lru && l.write == WritePolicy::WriteBack && l.allocate == AllocatePolicy::WriteAllocate &&

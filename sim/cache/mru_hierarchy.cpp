@@ -8,7 +8,7 @@
 namespace cats::cache {
 
 bool MruHierarchy::supports(const HierarchyConfig& config) {
-  if (config.levels.empty() || config.classifyMisses || config.countSetMisses || config.trackFillers ||
+  if (config.levels.empty() || config.observes() ||
       config.inclusion != Inclusion::NonInclusive || !validate(config).empty())
     return false;
   for (const auto& l : config.levels)

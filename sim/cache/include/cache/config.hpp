@@ -49,6 +49,9 @@ struct HierarchyConfig {
   bool countSetMisses = false;  // per-set miss histograms (Hierarchy::setMisses)
   bool trackFillers = false;    // which requester tag brought each line in, and who hit it (Hierarchy::reuse)
 
+  /// Whether some statistic needs every access seen one by one (the plain engine, no warping).
+  bool observes() const { return classifyMisses || countSetMisses || trackFillers; }
+
   bool operator==(const HierarchyConfig&) const = default;
 };
 

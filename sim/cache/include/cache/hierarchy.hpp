@@ -87,7 +87,7 @@ class Hierarchy {
   /// trackFillers: the tag of the accesses that follow; a line they bring into a level remembers it.
   void setRequester(std::uint32_t tag) { observed_.requester = tag; }
   /// trackFillers: level "level"'s demand hits (one per access that hit there) by the tag that
-  /// brought the line in (the first hit line of a straddling access) and the tag that hit it,
+  /// brought the line in (the last hit line of a straddling access) and the tag that hit it,
   /// sorted by filler, then hitter; they sum to the level's demand hits. Else empty.
   std::vector<ReuseCount> reuse(std::size_t level) const;
 
