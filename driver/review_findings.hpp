@@ -1,0 +1,41 @@
+// The finders of `cats-static review` (docs/review.md): each kind of finding looks at the
+// simulated program and its dependences, builds the transformed variants of the model and
+// keeps the ones whose simulation saves misses. One file per kind (review_KIND.cpp); the
+// command runs every finder of reviewFinders() in order.
+#pragma once
+
+#include "simulate_command.hpp"
+
+#include "reports/review.hpp"
+#include "cache/config.hpp"
+#include "tracer/dependences.hpp"
+#include "tracer/trace.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace cats::driver {
+
+/// What every finder reads: the program as simulated, its dependences and the one hierarchy.
+struct ReviewInput {
+  const SimulationRun& run;                          // run.contexts is what variants transform
+  const trace::Trace& modelContexts;                 // the same sources traced for the polyhedral model
+  const trace::ProgramDependences& deps;             // computed on modelContexts
+  const std::vector<cache::HierarchyConfig>& configs;  // exactly one
+  std::int64_t lineBytes = 64;                       // the first level's
+  std::uint64_t sets = 1;                            // the first level's
+};
+
+/// Simulates "variant" like the program into f.predicted (per level, before and after);
+/// whether the variant has fewer first-level misses than the program.
+bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& variant);
+
+using ReviewFinder = std::vector<report::Finding> (*)(const ReviewInput&);
+
+std::vector<report::Finding> interchangeFindings(const ReviewInput& in);
+std::vector<report::Finding> paddingFindings(const ReviewInput& in);
+
+/// Every finder, in the order their findings are listed before sorting.
+std::vector<ReviewFinder> reviewFinders();
+
+}  // namespace cats::driver
