@@ -4,7 +4,7 @@
 #include "reports/review.hpp"
 #include "tracer/interchange.hpp"
 #include "tracer/padding.hpp"
-#include "support.hpp"
+#include "review_support.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -13,59 +13,12 @@
 #include <set>
 
 using namespace cats;
+using test::checkAgainstFix;
+using test::findingOf;
+using test::onlyFinding;
+using test::parsed;
+using test::simulatedD1Misses;
 
-namespace {
-
-nlohmann::json parsed(const test::CliResult& r) {
-  INFO(r.err);
-  REQUIRE(r.exitCode == 0);
-  return nlohmann::json::parse(r.out);
-}
-
-/* D1 misses (reads and writes) of `simulate --format json`. */
-std::uint64_t simulatedD1Misses(const std::string& args) {
-  nlohmann::json j = parsed(test::runCli("simulate " + args + " --format json"));
-  const auto& d1 = j.at("totals").at("D1");
-  return d1.at("read_misses").get<std::uint64_t>() + d1.at("write_misses").get<std::uint64_t>();
-}
-
-/* The only finding of `review ARGS --format json`. */
-nlohmann::json onlyFinding(const std::string& args) {
-  nlohmann::json j = parsed(test::runCli("review " + args + " --format json"));
-  REQUIRE(j.at("findings").size() == 1);
-  return j.at("findings").at(0);
-}
-
-/* The finding of "kind" in `review ARGS --format json`; there must be one. */
-nlohmann::json findingOf(const std::string& kind, const std::string& args) {
-  nlohmann::json j = parsed(test::runCli("review " + args + " --format json"));
-  std::vector<nlohmann::json> found;
-  for (const auto& f : j.at("findings"))
-    if (f.at("kind") == kind) found.push_back(f);
-  REQUIRE(found.size() == 1);
-  return found.front();
-}
-
-/* The finding of "kind" predicted for "file" at "line" of "function" is the fix written by hand in "fixed": within 10 %. */
-void checkAgainstFix(const std::string& file, const std::string& fixed, const std::string& function, int line, const std::string& sizes,
-                     const std::string& kind = "interchange") {
-  nlohmann::json f = findingOf(kind, file + " " + sizes);
-  CHECK(f.at("function") == function);
-  CHECK(f.at("file") == file);
-  CHECK(f.at("line") == line);
-  CHECK(f.at("legal") == true);
-  CHECK(!f.at("recommendation").get<std::string>().empty());
-  const auto& p = f.at("predicted");
-  CHECK(p.at("level") == "D1");
-  const auto before = p.at("before").get<std::uint64_t>(), after = p.at("after").get<std::uint64_t>();
-  CHECK(before == simulatedD1Misses(file + " " + sizes));
-  const std::uint64_t handFixed = simulatedD1Misses(fixed + " " + sizes);
-  INFO("predicted " << after << ", hand-fixed " << handFixed << ", before " << before);
-  CHECK(after < before);
-  CHECK(std::llabs(static_cast<long long>(after) - static_cast<long long>(handFixed)) * 10 <= static_cast<long long>(handFixed));
-}
-
-}  // namespace
 
 TEST_CASE("review: interchange on the column sums predicts what the rows-first variant gives", "[review]") {
   checkAgainstFix("examples/review/column-sums.c", "examples/review/column-sums-fixed.c", "column_sums", 12, "-D N=1000");
