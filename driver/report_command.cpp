@@ -2,6 +2,7 @@
 
 #include "cache_options.hpp"
 #include "deps_command.hpp"
+#include "review_findings.hpp"
 #include "reports/html.hpp"
 #include "scale_command.hpp"
 
@@ -21,6 +22,7 @@ CLI::App* addReportCommand(CLI::App& app, ReportArgs& args) {
   cmd->add_option("--max-events", args.maxEvents, "Trace events the memory timeline draws at most (larger traces are cut there, and the page says so)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("!--no-review", args.review, "Leave out the design-review section (review's fixes are not simulated)");
   return cmd;
 }
 
@@ -67,6 +69,23 @@ std::string commandLine(const ReportArgs& args) {
   return out;
 }
 
+/* The design review of "run" (docs/review.md) with the hierarchy "config" but none of the page's
+   statistics (a variant is compared by its misses only); none when a variant cannot be simulated. */
+std::optional<std::vector<report::Finding>> reviewOf(const SimulationRun& run, const DependenceAnalysis& analysis,
+                                                     const cache::HierarchyConfig& config) {
+  cache::HierarchyConfig plain = config;
+  plain.classifyMisses = plain.countSetMisses = plain.trackFillers = false;
+  const std::vector<cache::HierarchyConfig> configs{plain};
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, plain.levels.front().lineBytes,
+                          cache::geometryOf(plain.levels.front()).sets};
+  try {
+    return reviewFindings(input);
+  } catch (const std::exception& e) {  // sim::BindingError, sim::OptionError: the page goes on without the section
+    std::cerr << "cats-static: warning: the design review was left out: " << e.what() << "\n";
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 int runReport(const ReportArgs& args) {
@@ -87,11 +106,15 @@ int runReport(const ReportArgs& args) {
     series = sweep(args, code);
     if (!series) return code ? code : 1;
   }
-  trace::ProgramDependences deps = analyseDependences(args.simulation.sources, true).dependences;
+  DependenceAnalysis analysis = analyseDependences(args.simulation.sources, true);
+  const trace::ProgramDependences& deps = analysis.dependences;
+  std::optional<std::vector<report::Finding>> findings;
+  if (args.review && analysis.contexts) findings = reviewOf(run, analysis, configs.front());
   report::SimulationObservations observations =
       report::observationsOf({run.contexts, run.results.front(), configs.front(), run.concretize.model, &run.plan, false, true});
   report::HtmlReportInput input{*run.summaries, run.contexts, run.program, run.results.front(), configs.front(), &run.plan, &deps,
                                 series ? &*series : nullptr, &observations, readSources(run.contexts.files), run.concretize.bindings, commandLine(args), args.maxEvents};
+  if (findings) input.review = &*findings;
   report::HtmlReport page = report::htmlReport(input);
   for (const std::string& warning : page.warnings) std::cerr << "cats-static: warning: " << warning << "\n";
   int rc = emit(page.html, args.output);

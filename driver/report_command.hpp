@@ -18,6 +18,7 @@ struct ReportArgs {
   std::optional<std::int64_t> points;
   std::string output = "report.html";
   std::size_t maxEvents = 20000;
+  bool review = true;  // the design-review section (each fix simulated: costs a simulation per candidate)
 };
 
 CLI::App* addReportCommand(CLI::App& app, ReportArgs& args);

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <iterator>
 
 namespace cats::driver {
 
@@ -41,10 +40,7 @@ int runReview(const ReviewArgs& args) {
   const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets};
   std::vector<report::Finding> findings;
   try {
-    for (ReviewFinder finder : reviewFinders()) {
-      std::vector<report::Finding> found = finder(input);
-      findings.insert(findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
-    }
+    findings = reviewFindings(input);
   } catch (const sim::BindingError& e) {
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return 1;
@@ -52,7 +48,6 @@ int runReview(const ReviewArgs& args) {
     std::cerr << "cats-static: error: a transformed variant: " << e.what() << "\n";
     return 1;
   }
-  report::sortFindings(findings);
   findings = report::withMinimumGain(std::move(findings), args.minGain);
   std::string text = args.format == "json"    ? report::reviewJson(findings)
                      : args.format == "sarif" ? report::reviewSarif(findings, args.toolVersion)

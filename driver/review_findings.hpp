@@ -38,4 +38,8 @@ std::vector<report::Finding> paddingFindings(const ReviewInput& in);
 /// Every finder, in the order their findings are listed before sorting.
 std::vector<ReviewFinder> reviewFinders();
 
+/// The findings of every finder, sorted as the reports list them (largest D1 gain first).
+/// Throws sim::BindingError and sim::OptionError as simulateVariant does.
+std::vector<report::Finding> reviewFindings(const ReviewInput& in);
+
 }  // namespace cats::driver

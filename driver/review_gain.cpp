@@ -1,5 +1,7 @@
 #include "review_findings.hpp"
 
+#include <iterator>
+
 namespace cats::driver {
 
 bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& variant) {
@@ -12,5 +14,15 @@ bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& 
 }
 
 std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings}; }
+
+std::vector<report::Finding> reviewFindings(const ReviewInput& in) {
+  std::vector<report::Finding> findings;
+  for (ReviewFinder finder : reviewFinders()) {
+    std::vector<report::Finding> found = finder(in);
+    findings.insert(findings.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+  }
+  report::sortFindings(findings);
+  return findings;
+}
 
 }  // namespace cats::driver

@@ -186,3 +186,39 @@ TEST_CASE("Chromium renders the report without console errors, and not blank", "
   REQUIRE(errors.size() == 1);
   CHECK(errors.front().find("Uncaught ReferenceError") != std::string::npos);
 }
+
+TEST_CASE("report's design-review section lists review's findings with its numbers", "[report][html][review]") {
+  const std::string args = "examples/review/column-sums-2d.c";
+  std::string page = report(tempDir(), args);
+  std::string html = readFile(page);
+  REQUIRE(html.find("<section id=\"review\">") != std::string::npos);
+  CHECK(html.find("<a href=\"#review\">Design review</a>") != std::string::npos);
+  // Every finding of `review` is a row with its kind, place and D1 misses before and after.
+  CliResult review = runCli("review " + args + " --format json");
+  REQUIRE(review.exitCode == 0);
+  static const std::regex finding(R"re("kind": "(\w[\w-]*)".*?"line": (\d+).*?"before": (\d+),\s*"after": (\d+))re");
+  auto grouped = [](const std::string& digits) {
+    std::string out;
+    for (std::size_t i = 0; i < digits.size(); ++i) out += (i > 0 && (digits.size() - i) % 3 == 0 ? "," : "") + digits.substr(i, 1);
+    return out;
+  };
+  std::string flat = std::regex_replace(review.out, std::regex("\n"), " ");
+  std::size_t rows = 0;
+  for (auto it = std::sregex_iterator(flat.begin(), flat.end(), finding); it != std::sregex_iterator(); ++it, ++rows) {
+    INFO((*it)[0].str());
+    CHECK(html.find("<tr><td>" + (*it)[1].str() + "</td>") != std::string::npos);
+    CHECK(html.find("column-sums-2d.c:" + (*it)[2].str() + "</code>") != std::string::npos);
+    CHECK(html.find("D1 " + grouped((*it)[3].str()) + " → " + grouped((*it)[4].str())) != std::string::npos);
+  }
+  CHECK(rows == 2);  // padding and interchange
+  // The page renders in the browser with its new section, and without console errors.
+  Browser dom = runChromium(page, "--dump-dom");
+  REQUIRE(dom.exitCode == 0);
+  CHECK(dom.out.find("data-ready=\"yes\"") != std::string::npos);
+  CHECK(consoleLines(dom.err).size() == 1);
+  // Code that is already good says so; --no-review leaves the section (and its simulations) out.
+  CHECK(readFile(report(tempDir(), "examples/review/dot.c")).find("No finding") != std::string::npos);
+  std::string without = readFile(report(tempDir(), args + " --no-review"));
+  CHECK(without.find("<section id=\"review\">") == std::string::npos);
+  CHECK(without.find("#review") == std::string::npos);
+}

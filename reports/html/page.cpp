@@ -30,7 +30,7 @@ ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 16px;fon
 .swatch{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}
 details.node{margin:2px 0 2px 18px;padding-left:6px;border-left:3px solid #b0bec5}details.node.loop{border-color:#e57373}
 details.node.cond{border-color:#64b5f6}details.node.para{border-color:#81c784}
-table.matrix td.diagonal{font-weight:700}h4{font-size:13px;margin:10px 0 2px;font-weight:600}
+table.review td.num{white-space:nowrap}table.matrix td.diagonal{font-weight:700}h4{font-size:13px;margin:10px 0 2px;font-weight:600}
 .verdict{margin-left:18px;font-size:12px}.verdict.ok{color:#2e7d32}.verdict.dep{color:#c62828}.verdict.nest{color:#6a1b9a}li.ok{color:#2e7d32}li.dep{color:#c62828}
 )";
 
@@ -58,6 +58,7 @@ console.log("cats-static report ready");
 HtmlReport htmlReport(const HtmlReportInput& in) {
   HtmlReport report;
   std::string sections = html::summarySection(in);
+  if (in.review) sections += html::reviewSection(*in.review);
   sections += html::cacheSection(in);
   sections += html::timelineSection(in, report.warnings);
   sections += html::statisticsSection(in);
@@ -70,7 +71,9 @@ HtmlReport htmlReport(const HtmlReportInput& in) {
   out += fmt::format("<meta name=\"generator\" content=\"cats-static report version {}\">\n<title>{}</title>\n<style>{}</style></head>\n<body>\n",
                      kHtmlReportVersion, html::escape(title), kStyle);
   out += fmt::format("<header><h1>{}</h1><code>{}</code></header>\n", html::escape(title), html::escape(in.command));
-  out += "<nav><a href=\"#summary\">Summary</a><a href=\"#cache\">Cache</a><a href=\"#timeline\">Memory timeline</a><a href=\"#statistics\">Access statistics</a>"
+  out += "<nav><a href=\"#summary\">Summary</a>";
+  if (in.review) out += "<a href=\"#review\">Design review</a>";
+  out += "<a href=\"#cache\">Cache</a><a href=\"#timeline\">Memory timeline</a><a href=\"#statistics\">Access statistics</a>"
          "<a href=\"#control-flow\">Control flow</a><a href=\"#source\">Source</a>";
   if (in.scaling) out += "<a href=\"#scaling\">Scaling</a>";
   out += "</nav>\n<main>\n" + sections + "</main>\n<script>" + kScript + "</script>\n</body></html>\n";

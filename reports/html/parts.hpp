@@ -29,5 +29,6 @@ std::string controlFlowSection(const HtmlReportInput& in);
 std::string sourceSection(const HtmlReportInput& in, std::vector<std::string>& warnings);
 std::string cacheSection(const HtmlReportInput& in);
 std::string scalingSection(const sim::ScaleSeries& series);
+std::string reviewSection(const std::vector<Finding>& findings);
 
 }  // namespace cats::report::html

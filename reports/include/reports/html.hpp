@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cache/config.hpp"
+#include "reports/review.hpp"
 #include "reports/simulation_observations.hpp"
 #include "sim/compiler.hpp"
 #include "sim/program.hpp"
@@ -43,6 +44,7 @@ struct HtmlReportInput {
   std::string command;                      // the command line, shown in the header
   std::size_t maxTimelineEvents = 20000;   // the timeline draws at most this many trace events
   std::size_t maxSourceLines = 20000;       // per file, lines of source shown in the heat map
+  const std::vector<Finding>* review = nullptr;  // none: no design-review section
 };
 
 struct HtmlReport {
