@@ -2,11 +2,16 @@
 
 #include "cache_options.hpp"
 #include "deps_command.hpp"
+#include "frontend/frontend.hpp"
 #include "review_findings.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
+#include <iterator>
+#include <map>
+#include <set>
 
 namespace cats::driver {
 
@@ -24,6 +29,70 @@ CLI::App* addReviewCommand(CLI::App& app, ReviewArgs& args) {
   return cmd;
 }
 
+namespace {
+
+struct ProgramReview {
+  std::vector<report::Finding> findings;
+  int exitCode = 0;
+};
+
+/* The findings of one program (the sources of "simulation"). */
+ProgramReview reviewProgram(const SimulateArgs& simulation, const std::vector<cache::HierarchyConfig>& configs) {
+  ProgramReview out;
+  SimulationRun run = simulateSources(simulation, configs);
+  out.exitCode = run.exitCode;
+  if (run.results.empty()) return out;
+  // The dependences need the local scalars (an accumulator carries one): the sources traced again, quietly (the first pass spoke).
+  DependenceAnalysis analysis = analyseDependences(simulation.sources, true);
+  if (!analysis.contexts) {
+    out.exitCode = analysis.exitCode;
+    return out;
+  }
+  const cache::Geometry firstLevel = cache::geometryOf(configs.front().levels.front());
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets};
+  try {
+    out.findings = reviewFindings(input);
+  } catch (const sim::BindingError& e) {
+    std::cerr << "cats-static: error: " << e.what() << "\n";
+    out.exitCode = 1;
+  } catch (const sim::OptionError& e) {  // the program's own concretisation accepted the options: a variant cannot differ, but say so if it does
+    std::cerr << "cats-static: error: a transformed variant: " << e.what() << "\n";
+    out.exitCode = 1;
+  }
+  return out;
+}
+
+/* The programs among the sources: one, unless several files define main and the user named
+   neither entries nor a compilation database (docs/review.md, "A tree of programs"). */
+std::vector<std::vector<std::string>> programsOf(const SourceArgs& sources) {
+  if (!sources.entries.empty() || sources.compileCommandsDir) return {sources.paths};
+  std::vector<std::string> files;
+  try {
+    files = frontend::collectSources(sources.paths);
+  } catch (const std::exception&) {
+    return {sources.paths};  // the review of the paths as given reports the problem
+  }
+  SourceArgs quiet = sources;
+  quiet.quiet = true;
+  TraceOutcome parsed = traceSources(quiet, true);
+  if (!parsed.program) return {sources.paths};
+  std::map<std::string, std::string> byDisplay;  // the frontend names files as displayed
+  for (const std::string& f : files) byDisplay.emplace(frontend::displayPath(f), f);
+  std::set<std::string> mainFiles;
+  for (const ir::Function& f : parsed.program->functions)
+    if (f.name == "main" || f.name.rfind("main@", 0) == 0)
+      if (auto file = byDisplay.find(f.loc.file); file != byDisplay.end()) mainFiles.insert(file->second);
+  return frontend::splitIntoPrograms(files, mainFiles);
+}
+
+std::string programLabel(const std::vector<std::string>& files) {
+  std::string label = files.front();
+  if (files.size() > 1) label += fmt::format(" and {} more file{}", files.size() - 1, files.size() == 2 ? "" : "s");
+  return label;
+}
+
+}  // namespace
+
 int runReview(const ReviewArgs& args) {
   auto hierarchy = hierarchyFrom(args.simulation.cache);
   if (auto* message = std::get_if<std::string>(&hierarchy)) {
@@ -31,29 +100,27 @@ int runReview(const ReviewArgs& args) {
     return 2;
   }
   const std::vector<cache::HierarchyConfig> configs{std::get<cache::HierarchyConfig>(hierarchy)};
-  SimulationRun run = simulateSources(args.simulation, configs);
-  if (run.results.empty()) return run.exitCode;
-  // The dependences need the local scalars (an accumulator carries one): the sources traced again, quietly (the first pass spoke).
-  DependenceAnalysis analysis = analyseDependences(args.simulation.sources, true);
-  if (!analysis.contexts) return analysis.exitCode;
-  const cache::Geometry firstLevel = cache::geometryOf(configs.front().levels.front());
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets};
+  const std::vector<std::vector<std::string>> programs = programsOf(args.simulation.sources);
   std::vector<report::Finding> findings;
-  try {
-    findings = reviewFindings(input);
-  } catch (const sim::BindingError& e) {
-    std::cerr << "cats-static: error: " << e.what() << "\n";
-    return 1;
-  } catch (const sim::OptionError& e) {  // the program's own concretisation accepted the options: a variant cannot differ, but say so if it does
-    std::cerr << "cats-static: error: a transformed variant: " << e.what() << "\n";
-    return 1;
+  int exitCode = 0;
+  for (std::size_t k = 0; k < programs.size(); ++k) {
+    SimulateArgs simulation = args.simulation;
+    if (programs.size() > 1) {
+      simulation.sources.paths = programs[k];
+      std::cerr << fmt::format("review: program {}/{}: {}\n", k + 1, programs.size(), programLabel(programs[k]));
+    }
+    ProgramReview review = reviewProgram(simulation, configs);
+    if (programs.size() == 1 && review.exitCode == 2) return 2;
+    exitCode = std::max(exitCode, review.exitCode);
+    findings.insert(findings.end(), std::make_move_iterator(review.findings.begin()), std::make_move_iterator(review.findings.end()));
   }
+  report::sortFindings(findings);
   findings = report::withMinimumGain(std::move(findings), args.minGain);
   std::string text = args.format == "json"    ? report::reviewJson(findings)
                      : args.format == "sarif" ? report::reviewSarif(findings, args.toolVersion)
                                               : report::reviewText(findings);
   int rc = emit(text, args.output);
-  return rc ? rc : run.exitCode;
+  return rc ? rc : exitCode;
 }
 
 }  // namespace cats::driver

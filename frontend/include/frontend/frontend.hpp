@@ -65,6 +65,13 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx);
 /// The .c files named by "paths", directories expanded recursively, sorted.
 std::vector<std::string> collectSources(const std::vector<std::string>& paths);
 
+/// "files" (sorted) as programs, for commands that need one program (review) on a tree of
+/// several: with at most one file in "mainFiles" all files are one program; otherwise each main
+/// file is a program together with the files without a main in its directory and the
+/// directories below it that hold no main file of their own; files no main file claims are one
+/// more program, last. Programs in the order of their main files.
+std::vector<std::vector<std::string>> splitIntoPrograms(const std::vector<std::string>& files, const std::set<std::string>& mainFiles);
+
 /// The names among "candidates" that a preprocessor directive of the user's files mentions.
 std::set<std::string> namesUsedAsMacros(const std::vector<std::string>& candidates, const std::vector<std::string>& sources,
                                         const std::vector<std::string>& includeDirs);
