@@ -49,7 +49,8 @@ report::Finding fusionFinding(const trace::FusionCandidate& c, const cache::Hier
 }  // namespace
 
 /* Every candidate over containers larger than the first level simulated fused, kept when the
-   variant saves D1 misses (or could not be evaluated); the recommendation only for a legal one.
+   variant saves D1 misses (or could not be evaluated, unless it is illegal anyway); the
+   recommendation only for a legal one.
    A pair of loops in a function called from several places is reported once, for its first
    calling context. */
 std::vector<report::Finding> fusionFindings(const ReviewInput& in) {
@@ -61,6 +62,7 @@ std::vector<report::Finding> fusionFindings(const ReviewInput& in) {
   for (const trace::FusionCandidate& c : candidates) {
     if (c.sharedBytes && static_cast<std::uint64_t>(*c.sharedBytes) <= hierarchy.levels.front().sizeBytes) continue;  // the second loop hits
     if (!reported.insert(c.firstLoc.str() + "+" + c.secondLoc.str()).second) continue;
+    if (!c.notEvaluated.empty() && c.legal == false) continue;  // neither recommended nor predicted: nothing to say
     report::Finding f = fusionFinding(c, hierarchy);
     if (c.notEvaluated.empty()) {
       if (!predictGain(f, in, *trace::fused(in.run.contexts, c.first, c.second))) continue;  // no gain: nothing to say
