@@ -20,6 +20,8 @@ const std::map<std::string, std::string>& ruleDescriptions() {
                       "order walks it element by element."},
       {"padding", "An array is walked down a column whose rows are a multiple of many cache lines long: the column's lines fall in few "
                   "sets and evict each other; one cache line of padding per row spreads them over the sets."},
+      {"fusion", "Two adjacent loops run over the same containers, too large for the first cache level: the second loop brings them "
+                 "in again; one loop running both bodies uses each element while its line is cached."},
   };
   return descriptions;
 }

@@ -48,6 +48,9 @@ TEST_CASE("every access of every example is classified as expected", "[examples]
       {"review.column-sums-2d-padded", "examples/review/column-sums-2d-padded.c", {}},
       {"review.wavefront", "examples/review/wavefront.c", {}},
       {"review.dot", "examples/review/dot.c", {}},
+      {"review.two-passes", "examples/review/two-passes.c", {}},
+      {"review.two-passes-fused", "examples/review/two-passes-fused.c", {}},
+      {"review.two-passes-shifted", "examples/review/two-passes-shifted.c", {}},
   }));
   INFO(example.golden);
   test::AnalyzeOptions options;

@@ -71,6 +71,9 @@ const ExampleSweep kExamples[] = {
     {"examples/review/column-sums-2d-padded.c", "-D N=16..64:x2"},
     {"examples/review/wavefront.c", "-D N=16..64:x2"},
     {"examples/review/dot.c", "-D N=100..400:x2"},
+    {"examples/review/two-passes.c", "-D N=100..400:x2"},
+    {"examples/review/two-passes-fused.c", "-D N=100..400:x2"},
+    {"examples/review/two-passes-shifted.c", "-D N=100..400:x2"},
 };
 
 }  // namespace

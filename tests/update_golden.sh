@@ -49,6 +49,9 @@ accesses review.column-sums-2d examples/review/column-sums-2d.c
 accesses review.column-sums-2d-padded examples/review/column-sums-2d-padded.c
 accesses review.wavefront examples/review/wavefront.c
 accesses review.dot examples/review/dot.c
+accesses review.two-passes examples/review/two-passes.c
+accesses review.two-passes-fused examples/review/two-passes-fused.c
+accesses review.two-passes-shifted examples/review/two-passes-shifted.c
 
 "$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"

@@ -1,0 +1,78 @@
+// `fusion` findings (docs/review.md): adjacent loops over the same containers, too large for
+// the first level, that would read them once if they ran as one loop.
+#include "review_findings.hpp"
+
+#include "tracer/fusion.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+namespace cats::driver {
+
+namespace {
+
+std::string quotedList(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
+  return out;
+}
+
+/* What the shared bytes are to the hierarchy: which level they overflow, hence where the
+   second loop finds them again. */
+std::string capacityText(std::int64_t bytes, const cache::HierarchyConfig& h) {
+  const cache::LevelConfig& first = h.levels.front();
+  const cache::LevelConfig& last = h.levels.back();
+  const auto size = static_cast<std::uint64_t>(bytes);
+  if (size > last.sizeBytes)
+    return fmt::format("{} bytes, more than the {} bytes of {}: the second loop reads them from memory again", bytes, last.sizeBytes, last.name);
+  return fmt::format("{} bytes, more than the {} bytes of {}: the second loop reads them from {} again", bytes, first.sizeBytes, first.name,
+                     h.levels.size() > 1 ? h.levels[1].name : "memory");
+}
+
+report::Finding fusionFinding(const trace::FusionCandidate& c, const cache::HierarchyConfig& h) {
+  report::Finding f;
+  f.kind = "fusion";
+  f.function = c.function;
+  f.file = c.firstLoc.file;
+  f.line = static_cast<int>(c.firstLoc.line);
+  f.legal = c.legal;
+  f.message = fmt::format("loops {} (line {}) and {} (line {}) run one after the other over {} ({})", c.firstIterator, c.firstLoc.line,
+                          c.secondIterator, c.secondLoc.line, quotedList(c.shared),
+                          c.sharedBytes ? capacityText(*c.sharedBytes, h) : "their size is not a number with the bindings given");
+  if (!c.legal.value_or(true)) f.message += fmt::format("; the fusion is illegal: {}", c.legality);
+  else if (!c.legal) f.message += fmt::format("; legality unknown: {}", c.legality);
+  if (!c.notEvaluated.empty()) f.message += fmt::format("; not evaluated: {}", c.notEvaluated);
+  return f;
+}
+
+}  // namespace
+
+/* Every candidate over containers larger than the first level simulated fused, kept when the
+   variant saves D1 misses (or could not be evaluated, unless it is illegal anyway); the
+   recommendation only for a legal one.
+   A pair of loops in a function called from several places is reported once, for its first
+   calling context. */
+std::vector<report::Finding> fusionFindings(const ReviewInput& in) {
+  const cache::HierarchyConfig& hierarchy = in.configs.front();
+  const std::vector<trace::FusionCandidate> candidates =
+      trace::findFusions(in.run.contexts, in.modelContexts, in.deps, in.run.concretize.bindings);
+  std::vector<report::Finding> out;
+  std::set<std::string> reported;  // the loops' places
+  for (const trace::FusionCandidate& c : candidates) {
+    if (c.sharedBytes && static_cast<std::uint64_t>(*c.sharedBytes) <= hierarchy.levels.front().sizeBytes) continue;  // the second loop hits
+    if (!reported.insert(c.firstLoc.str() + "+" + c.secondLoc.str()).second) continue;
+    if (!c.notEvaluated.empty() && c.legal == false) continue;  // neither recommended nor predicted: nothing to say
+    report::Finding f = fusionFinding(c, hierarchy);
+    if (c.notEvaluated.empty()) {
+      if (!predictGain(f, in, *trace::fused(in.run.contexts, c.first, c.second))) continue;  // no gain: nothing to say
+      if (c.legal.value_or(false))
+        f.recommendation = fmt::format("fuse the loops of lines {} and {}: run the body of the second after the body of the first in one loop",
+                                       c.firstLoc.line, c.secondLoc.line);
+    }
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+}  // namespace cats::driver
