@@ -1,5 +1,6 @@
 #include "tracer/interchange.hpp"
 
+#include "band.hpp"
 #include "strides.hpp"
 
 #include <algorithm>
@@ -8,17 +9,6 @@
 namespace cats::trace {
 
 namespace {
-
-/* A scope's place in the call tree, the same in two traces of the same sources whatever
-   else the tracing options changed (the events differ, the loops and calls do not). */
-std::string placeKey(const Trace& t, std::size_t scope) {
-  std::string key;
-  for (std::size_t s : t.stack(scope)) {
-    const Scope& sc = t.scopes[s];
-    key += std::string(toString(sc.kind)) + ":" + sc.function + ":" + sc.loc.str() + ":" + sc.arm + "/";
-  }
-  return key;
-}
 
 bool mentions(const sym::Expr& e, const std::optional<sym::Symbol>& s) { return s && sym::contains(e, *s); }
 
