@@ -51,8 +51,8 @@ std::optional<std::vector<std::int64_t>> bandTrips(const Trace& t, const std::ve
   return trips;
 }
 
-/// Accesses of the band's body alike (one container, the same strides, offsets a constant
-/// apart) folded into one walk: the bytes [lo, hi) around the first one's offset.
+/// Accesses of the band's body alike (one container, the same strides, offsets less than a
+/// line apart) folded into one walk: the bytes [lo, hi) around the first one's offset.
 struct AccessGroup {
   std::size_t container = 0;
   std::size_t event = 0;              // the first access
@@ -62,7 +62,8 @@ struct AccessGroup {
 
 /* The groups of the accesses in the band's innermost loop; none when an offset does not move
    by a number of bytes per iteration (an indirect or non-affine access: footprint unknown). */
-std::optional<std::vector<AccessGroup>> accessGroups(const Trace& t, const std::vector<std::size_t>& band, const GiNaC::exmap& values) {
+std::optional<std::vector<AccessGroup>> accessGroups(const Trace& t, const std::vector<std::size_t>& band, const GiNaC::exmap& values,
+                                                     std::int64_t lineBytes) {
   std::vector<AccessGroup> groups;
   for (std::size_t e = 0; e < t.events.size(); ++e) {
     const Event& ev = t.events[e];
@@ -77,7 +78,7 @@ std::optional<std::vector<AccessGroup>> accessGroups(const Trace& t, const std::
     for (AccessGroup& other : groups) {
       if (other.container != g.container || other.strides != g.strides) continue;
       auto apart = valueOf(ev.offset - t.events[other.event].offset, values);
-      if (!apart) continue;
+      if (!apart || std::llabs(*apart) >= lineBytes) continue;  // farther apart: two walks (a[i][j] and a[i-1][j] are two rows)
       other.lo = std::min(other.lo, *apart);
       other.hi = std::max(other.hi, *apart + ev.bytes);
       folded = true;
@@ -150,10 +151,10 @@ struct BandFacts {
   std::vector<AccessGroup> groups;
 };
 
-std::optional<BandFacts> factsOf(const Trace& t, const std::vector<std::size_t>& band, const GiNaC::exmap& values) {
+std::optional<BandFacts> factsOf(const Trace& t, const std::vector<std::size_t>& band, const GiNaC::exmap& values, std::int64_t lineBytes) {
   auto trips = bandTrips(t, band, values);
   if (!trips) return std::nullopt;
-  auto groups = accessGroups(t, band, values);
+  auto groups = accessGroups(t, band, values, lineBytes);
   if (!groups) return std::nullopt;
   return BandFacts{std::move(*trips), std::move(*groups)};
 }
@@ -240,7 +241,7 @@ std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& mod
     if (nest.band.size() < 2) continue;
     std::vector<std::size_t> band = bandIn(contexts, modelContexts, nest, loopsByPlace);
     if (band.size() != nest.band.size()) continue;
-    auto facts = factsOf(contexts, band, values);
+    auto facts = factsOf(contexts, band, values, lineBytes);
     if (!facts) continue;
     auto c = lostReuse(contexts, band, *facts, lineBytes, capacityLines);
     if (!c) continue;
@@ -256,7 +257,7 @@ std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& mod
 
 std::int64_t tileFootprintLines(const Trace& contexts, const TilingCandidate& c, const std::vector<std::int64_t>& tileSizes,
                                 const std::map<std::string, std::int64_t>& bindings, std::int64_t lineBytes) {
-  auto groups = accessGroups(contexts, c.band, bindingValues(contexts, bindings));
+  auto groups = accessGroups(contexts, c.band, bindingValues(contexts, bindings), lineBytes);
   if (!groups) return kManyLines;
   return footprintLines(*groups, extentsOf(c.trips, tileSizes), lineBytes);
 }
@@ -264,7 +265,7 @@ std::int64_t tileFootprintLines(const Trace& contexts, const TilingCandidate& c,
 std::vector<std::vector<std::int64_t>> tileSizeCandidates(const Trace& contexts, const TilingCandidate& c,
                                                           const std::map<std::string, std::int64_t>& bindings, std::int64_t lineBytes,
                                                           std::int64_t capacityBytes) {
-  auto groups = accessGroups(contexts, c.band, bindingValues(contexts, bindings));
+  auto groups = accessGroups(contexts, c.band, bindingValues(contexts, bindings), lineBytes);
   if (!groups || c.trips.empty()) return {};
   const std::int64_t largest = *std::max_element(c.trips.begin(), c.trips.end());
   auto sizesFor = [&c](std::int64_t t) {
