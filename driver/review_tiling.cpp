@@ -20,6 +20,7 @@ std::pair<std::string, std::string> tileText(const trace::TilingCandidate& c, co
     loops.push_back(c.iterators[m]);
     tiles.push_back(std::to_string(sizes[m]));
   }
+  if (loops.empty()) return {"no loop", "nothing"};
   std::string last = loops.back();
   loops.pop_back();
   std::string names = loops.empty() ? last : fmt::format("{} and {}", fmt::join(loops, ", "), last);

@@ -175,7 +175,8 @@ TEST_CASE("review: the tiled trace strip-mines the band, tile loops outermost, a
   REQUIRE(tiledOrder.size() == 70);
   CHECK(std::vector<std::int64_t>(tiledOrder.begin(), tiledOrder.begin() + 7) == std::vector<std::int64_t>{0, 8, 16, 56, 64, 72, 112});
   // The last tile: rows 8 and 9, column 6 (7 = 2 * 3 + 1: a tile one column wide).
-  CHECK(std::vector<std::int64_t>(tiledOrder.end() - 2, tiledOrder.end()) == std::vector<std::int64_t>{(8 * 7 + 6) * 8, (9 * 7 + 6) * 8});
+  const std::int64_t row = std::int64_t{7} * 8, column6 = std::int64_t{6} * 8;
+  CHECK(std::vector<std::int64_t>(tiledOrder.end() - 2, tiledOrder.end()) == std::vector<std::int64_t>{8 * row + column6, 9 * row + column6});
   std::sort(tiledOrder.begin(), tiledOrder.end());
   CHECK(tiledOrder == original);
 }
