@@ -5,7 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <limits>
+#include <set>
 
 namespace cats::trace {
 
@@ -237,6 +237,7 @@ std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& mod
   const GiNaC::exmap values = bindingValues(contexts, bindings);
   const std::int64_t capacityLines = capacityBytes / std::max<std::int64_t>(lineBytes, 1);
   std::vector<TilingCandidate> out;
+  std::set<std::string> reported;  // the bands' places
   for (const NestVerdict& nest : deps.nests) {
     if (nest.band.size() < 2) continue;
     std::vector<std::size_t> band = bandIn(contexts, modelContexts, nest, loopsByPlace);
@@ -248,6 +249,7 @@ std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& mod
     for (const LoopRef& l : nest.band) c->iterators.push_back(l.iterator);
     c->function = nest.band.front().function;
     c->loc = contexts.scopes[band.front()].loc;
+    if (!reported.insert(c->loc.str()).second) continue;  // a function called from several places: its first calling context
     setLegality(*c, nest);
     c->notEvaluated = tilingProblem(contexts, band);
     out.push_back(std::move(*c));
