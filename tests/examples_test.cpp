@@ -51,6 +51,8 @@ TEST_CASE("every access of every example is classified as expected", "[examples]
       {"review.two-passes", "examples/review/two-passes.c", {}},
       {"review.two-passes-fused", "examples/review/two-passes-fused.c", {}},
       {"review.two-passes-shifted", "examples/review/two-passes-shifted.c", {}},
+      {"review.transpose", "examples/review/transpose.c", {}},
+      {"review.transpose-tiled", "examples/review/transpose-tiled.c", {}},
   }));
   INFO(example.golden);
   test::AnalyzeOptions options;

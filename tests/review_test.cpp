@@ -40,7 +40,9 @@ TEST_CASE("review: padding the rows of a 256 x 256 matrix walked by columns pred
 }
 
 TEST_CASE("review: no finding when the large stride costs nothing (a column of B stays in D1)", "[review]") {
-  CHECK(parsed(test::runCli("review examples/review/matmul-ijk.c -D N=100 --format json")).at("findings").empty());
+  // Only the interchange: B (80 KB) does not fit D1, and tiling, a kind of its own, saves misses here.
+  const nlohmann::json review = parsed(test::runCli("review examples/review/matmul-ijk.c -D N=100 --format json"));
+  for (const auto& f : review.at("findings")) CHECK(f.at("kind") != "interchange");
 }
 
 TEST_CASE("review: a streaming dot product and the fixed kernels get no finding", "[review]") {
@@ -55,8 +57,7 @@ TEST_CASE("review: a streaming dot product and the fixed kernels get no finding"
 }
 
 TEST_CASE("review: an interchange the dependences forbid is reported illegal and not recommended", "[review]") {
-  nlohmann::json f = onlyFinding("examples/review/wavefront.c -D N=1000");
-  CHECK(f.at("kind") == "interchange");
+  nlohmann::json f = findingOf("interchange", "examples/review/wavefront.c -D N=1000");
   CHECK(f.at("function") == "wavefront");
   CHECK(f.at("line") == 14);
   CHECK(f.at("legal") == false);
@@ -86,8 +87,8 @@ TEST_CASE("review: the JSON has exactly the contract's fields", "[review]") {
 namespace {
 
 /* The SARIF log of `review FILE`, checked for the properties SARIF 2.1.0 requires and the
-   ones its results must carry; returns the one result's level. */
-std::string checkedSarifLevel(const std::string& args) {
+   ones its results must carry; returns the level of the one result of rule "kind". */
+std::string checkedSarifLevel(const std::string& args, const std::string& kind = "interchange") {
   nlohmann::json s = parsed(test::runCli("review " + args + " --format sarif"));
   CHECK(s.at("version") == "2.1.0");
   CHECK(s.at("$schema").get<std::string>().find("sarif-2.1.0") != std::string::npos);
@@ -100,7 +101,9 @@ std::string checkedSarifLevel(const std::string& args) {
     ruleIds.insert(rule.at("id").get<std::string>());
     CHECK(!rule.at("shortDescription").at("text").get<std::string>().empty());
   }
-  const auto& results = run.at("results");
+  std::vector<nlohmann::json> results;
+  for (const auto& r : run.at("results"))
+    if (r.at("ruleId") == kind) results.push_back(r);
   REQUIRE(results.size() == 1);
   const auto& r = results.at(0);
   CHECK(ruleIds.count(r.at("ruleId").get<std::string>()) == 1);

@@ -52,6 +52,8 @@ accesses review.dot examples/review/dot.c
 accesses review.two-passes examples/review/two-passes.c
 accesses review.two-passes-fused examples/review/two-passes-fused.c
 accesses review.two-passes-shifted examples/review/two-passes-shifted.c
+accesses review.transpose examples/review/transpose.c
+accesses review.transpose-tiled examples/review/transpose-tiled.c
 
 "$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"

@@ -1,6 +1,6 @@
 #include "tracer/interchange.hpp"
 
-#include "place_key.hpp"
+#include "band.hpp"
 #include "strides.hpp"
 
 #include <algorithm>

@@ -23,7 +23,7 @@ struct PredictedMisses {
 };
 
 struct Finding {
-  std::string kind;  // "interchange", "padding" or "fusion"
+  std::string kind;  // "interchange", "padding", "fusion", "tiling", ...
   std::string function;
   std::string file;
   int line = 0;

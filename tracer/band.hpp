@@ -1,6 +1,5 @@
-// How a variant finder (interchange, fusion) finds a loop of the dependences' model trace in
-// the trace the simulator runs: both trace the same sources, so a scope has the same place in
-// the call tree in each.
+// What the loop transformations of `review` (interchange, tiling, fusion) share about the loops
+// of `deps`: finding a loop of the model in the trace the simulator runs.
 #pragma once
 
 #include "tracer/trace.hpp"
