@@ -34,6 +34,7 @@ using ReviewFinder = std::vector<report::Finding> (*)(const ReviewInput&);
 
 std::vector<report::Finding> interchangeFindings(const ReviewInput& in);
 std::vector<report::Finding> paddingFindings(const ReviewInput& in);
+std::vector<report::Finding> layoutFindings(const ReviewInput& in);
 
 /// Every finder, in the order their findings are listed before sorting.
 std::vector<ReviewFinder> reviewFinders();

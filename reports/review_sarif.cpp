@@ -20,6 +20,8 @@ const std::map<std::string, std::string>& ruleDescriptions() {
                       "order walks it element by element."},
       {"padding", "An array is walked down a column whose rows are a multiple of many cache lines long: the column's lines fall in few "
                   "sets and evict each other; one cache line of padding per row spreads them over the sets."},
+      {"layout", "A loop walks an array of structs using a small part of each element: most of every line it fetches holds fields "
+                 "it does not use; a structure of arrays fetches only the fields it uses."},
   };
   return descriptions;
 }

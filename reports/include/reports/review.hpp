@@ -23,7 +23,7 @@ struct PredictedMisses {
 };
 
 struct Finding {
-  std::string kind;  // "interchange" or "padding"
+  std::string kind;  // "interchange", "padding" or "layout"
   std::string function;
   std::string file;
   int line = 0;
