@@ -48,6 +48,8 @@ TEST_CASE("every access of every example is classified as expected", "[examples]
       {"review.column-sums-2d-padded", "examples/review/column-sums-2d-padded.c", {}},
       {"review.wavefront", "examples/review/wavefront.c", {}},
       {"review.dot", "examples/review/dot.c", {}},
+      {"review.particles", "examples/review/particles.c", {}},
+      {"review.particles-soa", "examples/review/particles-soa.c", {}},
   }));
   INFO(example.golden);
   test::AnalyzeOptions options;

@@ -49,6 +49,8 @@ accesses review.column-sums-2d examples/review/column-sums-2d.c
 accesses review.column-sums-2d-padded examples/review/column-sums-2d-padded.c
 accesses review.wavefront examples/review/wavefront.c
 accesses review.dot examples/review/dot.c
+accesses review.particles examples/review/particles.c
+accesses review.particles-soa examples/review/particles-soa.c
 
 "$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"
