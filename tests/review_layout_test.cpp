@@ -92,6 +92,29 @@ TEST_CASE("review layout: whole-element copies are reported not evaluated, with 
   CHECK(message.find("not evaluated: 'b[i]' reads or writes whole elements of 'b'") != std::string::npos);
 }
 
+TEST_CASE("review layout: the hottest loop is named, and elements picked through loaded data are not evaluated", "[review][layout]") {
+  const std::string file = test::writeFile(test::tempDir(), "gather.c",
+                                           "struct rec { double key; double payload[7]; long id; };\n"
+                                           "struct rec a[8192];\n"
+                                           "int idx[8192];\n"
+                                           "double total;\n"
+                                           "int main(void) {\n"
+                                           "  for (int i = 0; i < 8192; i++) { idx[i] = (i * 7) % 8192; a[i].key = i; a[i].id = i; }\n"
+                                           "  for (int k = 0; k < 4; k++)\n"
+                                           "    for (int i = 0; i < 8192; i++) total += a[i].key;\n"
+                                           "  for (int j = 0; j < 8192; j++) total += a[idx[j]].key;\n"
+                                           "  return 0;\n"
+                                           "}\n");
+  auto found = layoutFindings(file);
+  REQUIRE(found.size() == 1);
+  // Line 6 writes 16 of 72 bytes 8,192 times; line 8 reads 8 of them 32,768 times: the hot loop.
+  CHECK(found.front().at("line") == 8);
+  CHECK(found.front().at("predicted").is_null());
+  const std::string message = found.front().at("message");
+  CHECK(message.find("(key: 8 of 72 bytes of each element)") != std::string::npos);
+  CHECK(message.find("not evaluated: 'a[idx[j]].key' picks its element of 'a' through loaded data") != std::string::npos);
+}
+
 TEST_CASE("review layout: the split trace puts each field in an array of its own, or says why it cannot", "[review][layout]") {
   trace::Trace t = test::analyzeSource(
       "struct p { double x; int id; char name[12]; };\n"

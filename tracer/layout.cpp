@@ -79,9 +79,31 @@ double linesPerElement(const std::vector<std::pair<std::int64_t, std::int64_t>>&
   return static_cast<double>(lines) / static_cast<double>(bases * period);
 }
 
+/* Iterations of "loop" with "values" applied; none when its bounds are not numbers (they depend
+   on another loop, on data or on an unbound parameter). */
+std::optional<std::int64_t> tripsOf(const Scope& loop, const GiNaC::exmap& values) {
+  auto start = sym::toInteger(loop.start.subs(values).expand()), bound = sym::toInteger(loop.bound.subs(values).expand());
+  auto step = sym::toInteger(loop.step.subs(values).expand());
+  if (!start || !bound || !step || *step == 0) return std::nullopt;
+  const bool inclusive = loop.comparison == ir::Comparison::LessEqual || loop.comparison == ir::Comparison::GreaterEqual;
+  const std::int64_t span = std::llabs(*bound - *start) + (inclusive ? 1 : 0), stride = std::llabs(*step);
+  return (span + stride - 1) / stride;
+}
+
+/* How often the body of "scope" runs: the product of its loops' iterations, a loop whose count
+   is unknown counted once (so that such loops never outweigh counted ones by a guess). */
+double executions(const Trace& t, std::size_t scope, const GiNaC::exmap& values) {
+  double runs = 1;
+  for (std::size_t s : t.stack(scope))
+    if (t.scopes[s].kind == ScopeKind::Loop)
+      if (auto trips = tripsOf(t.scopes[s], values)) runs *= static_cast<double>(*trips);
+  return runs;
+}
+
 /* What one loop does with one container's elements. */
 struct LoopUse {
-  std::size_t container = 0, loop = 0, firstEvent = 0;
+  std::size_t container = 0, loop = 0;
+  double accesses = 0;  // executed, with every loop's count known
   std::int64_t stride = 0;
   std::vector<std::pair<std::int64_t, std::int64_t>> intervals;  // bytes of the element used
   std::set<std::string> fields;
@@ -102,8 +124,7 @@ std::pair<std::int64_t, std::int64_t> usedBytes(const Event& e, const Container&
 std::vector<LoopUse> loopUses(const Trace& contexts, const GiNaC::exmap& values) {
   std::vector<LoopUse> uses;
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> at;
-  for (std::size_t i = 0; i < contexts.events.size(); ++i) {
-    const Event& e = contexts.events[i];
+  for (const Event& e : contexts.events) {
     if (e.kind != EventKind::Access || e.loopHeader) continue;
     const Container& c = contexts.containers[e.container];
     const ir::Field* f = e.field.empty() ? nullptr : fieldNamed(c, e.field);
@@ -112,9 +133,10 @@ std::vector<LoopUse> loopUses(const Trace& contexts, const GiNaC::exmap& values)
     auto stride = strideOver(contexts, e, contexts.scopes[*loop], values);
     if (!stride || *stride == 0 || std::llabs(*stride) % c.elementBytes != 0) continue;
     auto [it, fresh] = at.try_emplace({e.container, *loop}, uses.size());
-    if (fresh) uses.push_back({e.container, *loop, i, 0, {}, {}});
+    if (fresh) uses.push_back({e.container, *loop, 0, 0, {}, {}});
     LoopUse& u = uses[it->second];
     u.stride = std::max<std::int64_t>(u.stride, std::llabs(*stride));
+    u.accesses += executions(contexts, e.scope, values) * static_cast<double>(e.multiplicity);
     u.intervals.push_back(usedBytes(e, c, *f, values));
     u.fields.insert(f->name);
   }
@@ -127,13 +149,17 @@ double LayoutCandidate::bytesPerLine() const { return linesPerElement <= 0 ? 0.0
 
 std::vector<LayoutCandidate> findLayouts(const Trace& contexts, const std::map<std::string, std::int64_t>& bindings, std::int64_t lineBytes) {
   const GiNaC::exmap values = bindingValues(contexts, bindings);
+  std::vector<LoopUse> hottest;  // per container, in the order of their first qualifying loops
+  std::map<std::size_t, std::size_t> at;
+  for (LoopUse& u : loopUses(contexts, values)) {
+    if (coveredBytes(u.intervals) * 2 > contexts.containers[u.container].elementBytes) continue;
+    auto [it, fresh] = at.try_emplace(u.container, hottest.size());
+    if (fresh) hottest.push_back(std::move(u));
+    else if (u.accesses > hottest[it->second].accesses) hottest[it->second] = std::move(u);
+  }
   std::vector<LayoutCandidate> out;
-  std::set<std::size_t> seen;
-  for (const LoopUse& u : loopUses(contexts, values)) {
+  for (const LoopUse& u : hottest) {
     const Container& c = contexts.containers[u.container];
-    const std::int64_t used = coveredBytes(u.intervals);
-    if (seen.count(u.container) || used * 2 > c.elementBytes) continue;
-    seen.insert(u.container);
     const Scope& loop = contexts.scopes[u.loop];
     LayoutCandidate l;
     l.container = u.container;
@@ -147,7 +173,7 @@ std::vector<LayoutCandidate> findLayouts(const Trace& contexts, const std::map<s
     l.fieldCount = c.fields.size();
     for (const ir::Field& f : c.fields)
       if (u.fields.count(f.name)) l.fieldsUsed.push_back(f.name);
-    l.bytesUsed = used;
+    l.bytesUsed = coveredBytes(u.intervals);
     l.lineBytes = lineBytes;
     l.linesPerElement = linesPerElement(u.intervals, u.stride, lineBytes, c.alignment);
     l.notEvaluated = splitProblem(contexts, u.container);

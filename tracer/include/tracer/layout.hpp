@@ -36,8 +36,9 @@ struct LayoutCandidate {
 
 /// Containers of "contexts" whose element is a struct and that some innermost loop walks
 /// element by element (its stride a multiple of the element) using at most half of each
-/// element's bytes. Values with "bindings" applied; one candidate per container (its first
-/// such loop).
+/// element's bytes. Values with "bindings" applied; one candidate per container: its hottest
+/// such loop (the most accesses to it executed, a loop with unknown bounds counted once;
+/// the first on a tie).
 std::vector<LayoutCandidate> findLayouts(const Trace& contexts, const std::map<std::string, std::int64_t>& bindings, std::int64_t lineBytes);
 
 /// "contexts" with "container" laid out as a structure of arrays in its own block: one array
