@@ -39,10 +39,11 @@ std::vector<report::Finding> layoutFindings(const ReviewInput& in) {
     }
     f.legal = true;
     if (!predictGain(f, in, *trace::split(in.run.contexts, c.container))) continue;  // no gain: nothing to say
-    f.recommendation = fmt::format("split '{}' into a structure of arrays, one array per field, so that loop {} reads only the arrays of {} "
-                                   "(or move {} into a struct of their own); code that copies whole elements or uses sizeof({}) must "
-                                   "change with it",
-                                   c.name, c.iterator, fmt::join(c.fieldsUsed, ", "), fmt::join(c.fieldsUsed, ", "), c.elementType);
+    const std::string alternative =
+        c.fieldsUsed.size() > 1 ? fmt::format(" (or move {} into a struct of their own)", fmt::join(c.fieldsUsed, ", ")) : std::string();
+    f.recommendation = fmt::format("split '{}' into a structure of arrays, one array per field, so that loop {} reads only the arrays of {}{}; "
+                                   "code that copies whole elements or uses sizeof({}) must change with it",
+                                   c.name, c.iterator, fmt::join(c.fieldsUsed, ", "), alternative, c.elementType);
     out.push_back(std::move(f));
   }
   return out;
