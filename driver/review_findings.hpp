@@ -36,6 +36,7 @@ std::vector<report::Finding> interchangeFindings(const ReviewInput& in);
 std::vector<report::Finding> paddingFindings(const ReviewInput& in);
 std::vector<report::Finding> fusionFindings(const ReviewInput& in);
 std::vector<report::Finding> tilingFindings(const ReviewInput& in);
+std::vector<report::Finding> layoutFindings(const ReviewInput& in);
 
 /// Every finder, in the order their findings are listed before sorting.
 std::vector<ReviewFinder> reviewFinders();

@@ -13,7 +13,7 @@ bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& 
   return !f.predicted.empty() && f.predicted.front().after < f.predicted.front().before;
 }
 
-std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, fusionFindings, tilingFindings}; }
+std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, fusionFindings, tilingFindings, layoutFindings}; }
 
 std::vector<report::Finding> reviewFindings(const ReviewInput& in) {
   std::vector<report::Finding> findings;

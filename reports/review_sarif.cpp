@@ -22,6 +22,8 @@ const std::map<std::string, std::string>& ruleDescriptions() {
                   "sets and evict each other; one cache line of padding per row spreads them over the sets."},
       {"fusion", "Two adjacent loops run over the same containers, too large for the first cache level: the second loop brings them "
                  "in again; one loop running both bodies uses each element while its line is cached."},
+      {"layout", "A loop walks an array of structs using a small part of each element: most of every line it fetches holds fields "
+                 "it does not use; a structure of arrays fetches only the fields it uses."},
   };
   return descriptions;
 }

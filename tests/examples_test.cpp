@@ -53,6 +53,8 @@ TEST_CASE("every access of every example is classified as expected", "[examples]
       {"review.two-passes-shifted", "examples/review/two-passes-shifted.c", {}},
       {"review.transpose", "examples/review/transpose.c", {}},
       {"review.transpose-tiled", "examples/review/transpose-tiled.c", {}},
+      {"review.particles", "examples/review/particles.c", {}},
+      {"review.particles-soa", "examples/review/particles-soa.c", {}},
   }));
   INFO(example.golden);
   test::AnalyzeOptions options;

@@ -74,6 +74,8 @@ const ExampleSweep kExamples[] = {
     {"examples/review/two-passes.c", "-D N=100..400:x2"},
     {"examples/review/two-passes-fused.c", "-D N=100..400:x2"},
     {"examples/review/two-passes-shifted.c", "-D N=100..400:x2"},
+    {"examples/review/particles.c", "-D N=1000..4000:x2"},
+    {"examples/review/particles-soa.c", "-D N=1000..4000:x2"},
 };
 
 }  // namespace

@@ -54,6 +54,8 @@ accesses review.two-passes-fused examples/review/two-passes-fused.c
 accesses review.two-passes-shifted examples/review/two-passes-shifted.c
 accesses review.transpose examples/review/transpose.c
 accesses review.transpose-tiled examples/review/transpose-tiled.c
+accesses review.particles examples/review/particles.c
+accesses review.particles-soa examples/review/particles-soa.c
 
 "$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"

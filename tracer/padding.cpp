@@ -1,5 +1,6 @@
 #include "tracer/padding.hpp"
 
+#include "element_index.hpp"
 #include "strides.hpp"
 
 #include <cstdlib>
@@ -11,13 +12,6 @@ namespace cats::trace {
 namespace {
 
 std::optional<std::int64_t> valueOf(const sym::Expr& e, const GiNaC::exmap& values) { return sym::toInteger(e.subs(values).expand()); }
-
-/* Row-major element index of "subscripts" in an array of "dims". */
-sym::Expr linearIndex(const std::vector<sym::Expr>& subscripts, const std::vector<sym::Expr>& dims) {
-  sym::Expr index = 0;
-  for (std::size_t d = 0; d < subscripts.size(); ++d) index = index * dims[d] + subscripts[d];
-  return index;
-}
 
 /* Why "container"'s accesses cannot be re-addressed after a pad; empty when they can. */
 std::string paddingProblem(const Trace& t, std::size_t container) {
