@@ -48,6 +48,10 @@ TEST_CASE("every access of every example is classified as expected", "[examples]
       {"review.column-sums-2d-padded", "examples/review/column-sums-2d-padded.c", {}},
       {"review.wavefront", "examples/review/wavefront.c", {}},
       {"review.dot", "examples/review/dot.c", {}},
+      {"review.row-update", "examples/review/row-update.c", {}},
+      {"review.row-update-restrict", "examples/review/row-update-restrict.c", {}},
+      {"review.gather", "examples/review/gather.c", {}},
+      {"review.gather-sorted", "examples/review/gather-sorted.c", {}},
   }));
   INFO(example.golden);
   test::AnalyzeOptions options;

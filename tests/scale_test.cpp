@@ -71,6 +71,10 @@ const ExampleSweep kExamples[] = {
     {"examples/review/column-sums-2d-padded.c", "-D N=16..64:x2"},
     {"examples/review/wavefront.c", "-D N=16..64:x2"},
     {"examples/review/dot.c", "-D N=100..400:x2"},
+    {"examples/review/row-update.c", "-D N=16..64:x2"},
+    {"examples/review/row-update-restrict.c", "-D N=16..64:x2"},
+    {"examples/review/gather.c", "-D N=1000..4000:x2", true},
+    {"examples/review/gather-sorted.c", "-D N=1000..4000:x2"},
 };
 
 }  // namespace

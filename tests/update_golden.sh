@@ -49,6 +49,10 @@ accesses review.column-sums-2d examples/review/column-sums-2d.c
 accesses review.column-sums-2d-padded examples/review/column-sums-2d-padded.c
 accesses review.wavefront examples/review/wavefront.c
 accesses review.dot examples/review/dot.c
+accesses review.row-update examples/review/row-update.c
+accesses review.row-update-restrict examples/review/row-update-restrict.c
+accesses review.gather examples/review/gather.c
+accesses review.gather-sorted examples/review/gather-sorted.c
 
 "$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"
