@@ -20,6 +20,10 @@ const std::map<std::string, std::string>& ruleDescriptions() {
                       "order walks it element by element."},
       {"padding", "An array is walked down a column whose rows are a multiple of many cache lines long: the column's lines fall in few "
                   "sets and evict each other; one cache line of padding per row spreads them over the sets."},
+      {"hoisting", "An access does not move in its loop but is loaded or stored every iteration, because another access through a "
+                   "pointer may alias it; declaring the pointer parameter restrict would let the compiler keep it in a register."},
+      {"indirect", "A gather through an index array misses often and uses little of each line it fetches; sorting or blocking the "
+                   "indices would visit the gathered array in order (the prediction is approximate: index values are drawn)."},
   };
   return descriptions;
 }
