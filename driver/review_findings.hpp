@@ -29,6 +29,9 @@ struct ReviewInput {
 /// Simulates "variant" like the program into f.predicted (per level, before and after);
 /// whether the variant has fewer first-level misses than the program.
 bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& variant);
+/// predictGain() that also fills f.accesses (first-level accesses before and after): whether
+/// the variant has fewer first-level misses or fewer first-level accesses than the program.
+bool predictAccessGain(report::Finding& f, const ReviewInput& in, const trace::Trace& variant);
 
 using ReviewFinder = std::vector<report::Finding> (*)(const ReviewInput&);
 
@@ -37,6 +40,8 @@ std::vector<report::Finding> paddingFindings(const ReviewInput& in);
 std::vector<report::Finding> fusionFindings(const ReviewInput& in);
 std::vector<report::Finding> tilingFindings(const ReviewInput& in);
 std::vector<report::Finding> layoutFindings(const ReviewInput& in);
+std::vector<report::Finding> hoistingFindings(const ReviewInput& in);
+std::vector<report::Finding> indirectFindings(const ReviewInput& in);
 
 /// Every finder, in the order their findings are listed before sorting.
 std::vector<ReviewFinder> reviewFinders();

@@ -13,7 +13,19 @@ bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& 
   return !f.predicted.empty() && f.predicted.front().after < f.predicted.front().before;
 }
 
-std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, fusionFindings, tilingFindings, layoutFindings}; }
+bool predictAccessGain(report::Finding& f, const ReviewInput& in, const trace::Trace& variant) {
+  std::vector<sim::SimulationResult> after = simulateVariant(in.run, variant, in.configs);
+  const sim::SimulationResult& before = in.run.results.front();
+  f.predicted.clear();
+  f.accesses.reset();
+  for (std::size_t k = 0; k < before.levels.size() && k < after.front().totals.size(); ++k)
+    f.predicted.push_back({before.levels[k], before.totals[k].misses(), after.front().totals[k].misses()});
+  if (f.predicted.empty()) return false;
+  f.accesses = report::PredictedMisses{before.levels.front(), before.totals.front().accesses(), after.front().totals.front().accesses()};
+  return f.predicted.front().after < f.predicted.front().before || f.accesses->after < f.accesses->before;
+}
+
+std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, fusionFindings, tilingFindings, layoutFindings, hoistingFindings, indirectFindings}; }
 
 std::vector<report::Finding> reviewFindings(const ReviewInput& in) {
   std::vector<report::Finding> findings;

@@ -16,6 +16,7 @@ double PredictedMisses::gainPercent() const {
 
 std::optional<double> Finding::gainPercent() const {
   if (predicted.empty()) return std::nullopt;
+  if (accesses) return std::max(predicted.front().gainPercent(), accesses->gainPercent());
   return predicted.front().gainPercent();
 }
 
@@ -45,6 +46,9 @@ std::string reviewText(const std::vector<Finding>& findings) {
     if (f.predicted.empty()) out += "  predicted: not evaluated\n";
     for (const PredictedMisses& p : f.predicted)
       out += fmt::format("  {:<3} misses {:>12} -> {:>12} ({:+.1f} %)\n", p.level, p.before, p.after, -p.gainPercent());
+    if (f.accesses)
+      out += fmt::format("  {:<3} accesses {:>10} -> {:>12} ({:+.1f} %)\n", f.accesses->level, f.accesses->before, f.accesses->after,
+                         -f.accesses->gainPercent());
     out += f.recommendation.empty() ? "  recommendation: none\n" : fmt::format("  recommendation: {}\n", f.recommendation);
   }
   return out;

@@ -24,6 +24,10 @@ const std::map<std::string, std::string>& ruleDescriptions() {
                  "in again; one loop running both bodies uses each element while its line is cached."},
       {"layout", "A loop walks an array of structs using a small part of each element: most of every line it fetches holds fields "
                  "it does not use; a structure of arrays fetches only the fields it uses."},
+      {"hoisting", "An access does not move in its loop but is loaded or stored every iteration, because another access through a "
+                   "pointer may alias it; declaring the pointer parameter restrict would let the compiler keep it in a register."},
+      {"indirect", "A gather through an index array misses often and uses little of each line it fetches; sorting or blocking the "
+                   "indices would visit the gathered array in order (the prediction is approximate: index values are drawn)."},
   };
   return descriptions;
 }

@@ -55,6 +55,10 @@ TEST_CASE("every access of every example is classified as expected", "[examples]
       {"review.transpose-tiled", "examples/review/transpose-tiled.c", {}},
       {"review.particles", "examples/review/particles.c", {}},
       {"review.particles-soa", "examples/review/particles-soa.c", {}},
+      {"review.row-update", "examples/review/row-update.c", {}},
+      {"review.row-update-restrict", "examples/review/row-update-restrict.c", {}},
+      {"review.gather", "examples/review/gather.c", {}},
+      {"review.gather-sorted", "examples/review/gather-sorted.c", {}},
   }));
   INFO(example.golden);
   test::AnalyzeOptions options;

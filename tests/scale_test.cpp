@@ -76,6 +76,10 @@ const ExampleSweep kExamples[] = {
     {"examples/review/two-passes-shifted.c", "-D N=100..400:x2"},
     {"examples/review/particles.c", "-D N=1000..4000:x2"},
     {"examples/review/particles-soa.c", "-D N=1000..4000:x2"},
+    {"examples/review/row-update.c", "-D N=16..64:x2"},
+    {"examples/review/row-update-restrict.c", "-D N=16..64:x2"},
+    {"examples/review/gather.c", "-D N=1000..4000:x2", true},
+    {"examples/review/gather-sorted.c", "-D N=1000..4000:x2"},
 };
 
 }  // namespace

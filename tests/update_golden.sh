@@ -56,6 +56,10 @@ accesses review.transpose examples/review/transpose.c
 accesses review.transpose-tiled examples/review/transpose-tiled.c
 accesses review.particles examples/review/particles.c
 accesses review.particles-soa examples/review/particles-soa.c
+accesses review.row-update examples/review/row-update.c
+accesses review.row-update-restrict examples/review/row-update-restrict.c
+accesses review.gather examples/review/gather.c
+accesses review.gather-sorted examples/review/gather-sorted.c
 
 "$bin" analyze examples/matmul-heap --entry multiply > "$golden/matmul-heap.multiply.txt"
 "$bin" analyze examples/matmul-heap --entry multiply --format json > "$golden/matmul-heap.multiply.json"

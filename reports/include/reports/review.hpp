@@ -32,7 +32,11 @@ struct Finding {
   std::optional<bool> legal;   // the dependences' verdict; none: unknown
   /// The first level (D1) then the others nearest the core first; empty: not evaluated.
   std::vector<PredictedMisses> predicted;
-  /// The D1 gain in percent, none when not evaluated.
+  /// hoisting: the first level's accesses (not misses) before and after, in the text report
+  /// only (the JSON's "predicted" stays misses); none for the other kinds.
+  std::optional<PredictedMisses> accesses = std::nullopt;
+  /// The D1 gain in percent, none when not evaluated: of misses, or the larger of the miss
+  /// and access gains when "accesses" is known (what --min-gain and the order use).
   std::optional<double> gainPercent() const;
 };
 
