@@ -3,6 +3,7 @@
 #include "cache_options.hpp"
 #include "deps_command.hpp"
 #include "review_findings.hpp"
+#include "review_fix_diff.hpp"
 
 #include <fmt/format.h>
 
@@ -22,6 +23,10 @@ CLI::App* addReviewCommand(CLI::App& app, ReviewArgs& args) {
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
+  CLI::Option* fix = cmd->add_flag("--fix-diff", args.fixDiff,
+                                   "Write, instead of the report, a unified diff fixing the best recommended finding that has a simple "
+                                   "patch (interchange, padding), confirmed by simulating the patched sources");
+  cmd->add_option("--fix-kind", args.fixKind, "With --fix-diff: the best finding of this kind (interchange, padding)")->needs(fix);
   return cmd;
 }
 
@@ -29,6 +34,10 @@ int runReview(const ReviewArgs& args) {
   auto hierarchy = hierarchyFrom(args.simulation.cache);
   if (auto* message = std::get_if<std::string>(&hierarchy)) {
     std::cerr << "cats-static: error: " << *message << "\n";
+    return 2;
+  }
+  if (args.fixDiff && (args.format != "text" || args.simulation.sources.compileCommandsDir)) {
+    std::cerr << "cats-static: error: --fix-diff writes a diff of the files given as paths: it takes neither --format json/sarif nor -p\n";
     return 2;
   }
   const std::vector<cache::HierarchyConfig> configs{std::get<cache::HierarchyConfig>(hierarchy)};
@@ -54,6 +63,12 @@ int runReview(const ReviewArgs& args) {
   }
   report::sortFindings(findings);
   findings = report::withMinimumGain(std::move(findings), args.minGain);
+  if (args.fixDiff) {
+    FixDiffOutcome diff = fixDiff(args, configs, findings);
+    if (diff.exitCode) return diff.exitCode;
+    int rc = emit(diff.text, args.output);
+    return rc ? rc : run.exitCode;
+  }
   std::string text = args.format == "json"    ? report::reviewJson(findings)
                      : args.format == "sarif" ? report::reviewSarif(findings, args.toolVersion)
                                               : report::reviewText(findings);
