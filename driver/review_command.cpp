@@ -4,6 +4,7 @@
 #include "deps_command.hpp"
 #include "frontend/frontend.hpp"
 #include "review_findings.hpp"
+#include "review_fix_diff.hpp"
 
 #include <fmt/format.h>
 
@@ -26,6 +27,10 @@ CLI::App* addReviewCommand(CLI::App& app, ReviewArgs& args) {
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
+  CLI::Option* fix = cmd->add_flag("--fix-diff", args.fixDiff,
+                                   "Write, instead of the report, a unified diff fixing the best recommended finding that has a simple "
+                                   "patch (interchange, padding), confirmed by simulating the patched sources");
+  cmd->add_option("--fix-kind", args.fixKind, "With --fix-diff: the best finding of this kind (interchange, padding)")->needs(fix);
   return cmd;
 }
 
@@ -99,8 +104,17 @@ int runReview(const ReviewArgs& args) {
     std::cerr << "cats-static: error: " << *message << "\n";
     return 2;
   }
+  if (args.fixDiff && (args.format != "text" || args.simulation.sources.compileCommandsDir)) {
+    std::cerr << "cats-static: error: --fix-diff writes a diff of the files given as paths: it takes neither --format json/sarif nor -p\n";
+    return 2;
+  }
   const std::vector<cache::HierarchyConfig> configs{std::get<cache::HierarchyConfig>(hierarchy)};
   const std::vector<std::vector<std::string>> programs = programsOf(args.simulation.sources);
+  if (args.fixDiff && programs.size() > 1) {
+    std::cerr << "cats-static: error: --fix-diff patches one program, and these paths hold " << programs.size()
+              << " (files defining main); give the files of one\n";
+    return 2;
+  }
   std::vector<report::Finding> findings;
   int exitCode = 0;
   for (std::size_t k = 0; k < programs.size(); ++k) {
@@ -116,6 +130,12 @@ int runReview(const ReviewArgs& args) {
   }
   report::sortFindings(findings);
   findings = report::withMinimumGain(std::move(findings), args.minGain);
+  if (args.fixDiff) {
+    FixDiffOutcome diff = fixDiff(args, configs, findings);
+    if (diff.exitCode) return diff.exitCode;
+    int rc = emit(diff.text, args.output);
+    return rc ? rc : exitCode;
+  }
   std::string text = args.format == "json"    ? report::reviewJson(findings)
                      : args.format == "sarif" ? report::reviewSarif(findings, args.toolVersion)
                                               : report::reviewText(findings);

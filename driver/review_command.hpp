@@ -17,6 +17,8 @@ struct ReviewArgs {
   double minGain = 1.0;     // percent of the D1 misses a finding must save
   std::string format = "text";
   std::optional<std::string> output;
+  bool fixDiff = false;                // write the patch of the best simple fix instead of the report
+  std::optional<std::string> fixKind;  // with fixDiff: only findings of this kind
   std::string toolVersion;
 };
 

@@ -42,9 +42,11 @@ std::vector<report::Finding> interchangeFindings(const ReviewInput& in) {
     report::Finding f = interchangeFinding(c);
     if (c.notEvaluated.empty()) {
       if (!predictGain(f, in, *trace::interchanged(in.run.contexts, c.outer, c.inner))) continue;  // no gain: nothing to say
-      if (c.legal.value_or(false))
+      if (c.legal.value_or(false)) {
+        f.fix = report::SourceFix{report::SourceFix::Kind::SwapLoopHeaders, in.run.contexts.scopes[c.outer].loc, c.loc, 0};
         f.recommendation = fmt::format("interchange loops {} and {} (line {}) so that {} is innermost", c.outerIterator, c.innerIterator,
                                        c.loc.line, c.outerIterator);
+      }
     }
     std::uint64_t misses = f.predicted.empty() ? std::numeric_limits<std::uint64_t>::max() : f.predicted.front().after;
     auto [found, isNew] = byLoop.try_emplace(c.loc.str(), out.size());

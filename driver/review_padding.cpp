@@ -33,6 +33,7 @@ std::vector<report::Finding> paddingFindings(const ReviewInput& in) {
     f.recommendation = fmt::format("pad each row of '{}' by one cache line: {} more elements in its last dimension (unless code relies on "
                                    "the row length, as sizeof or pointer arithmetic across rows would)",
                                    c.name, c.padElements);
+    f.fix = report::SourceFix{report::SourceFix::Kind::GrowLastDimension, in.run.contexts.containers[c.container].loc, {}, c.padElements};
     out.push_back(std::move(f));
   }
   return out;

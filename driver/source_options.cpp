@@ -169,6 +169,17 @@ class DiagnosticStream {
 
 }  // namespace
 
+frontend::Options frontendOptions(const SourceArgs& args) {
+  frontend::Options options;
+  options.paths = args.paths;
+  options.compileCommandsDir = args.compileCommandsDir;
+  options.includeDirs = args.includeDirs;
+  options.entries = args.entries;
+  std::map<std::string, std::int64_t> bindings;
+  parseBindings(args, options, bindings);
+  return options;
+}
+
 TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   TraceOutcome outcome;
   auto usageError = [&](const std::string& message) {

@@ -1,6 +1,7 @@
 // The options every command that reads C sources shares, and the frontend + tracer run.
 #pragma once
 
+#include "frontend/frontend.hpp"
 #include "ir/ir.hpp"
 #include "tracer/trace.hpp"
 
@@ -46,6 +47,10 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend = false
 /// limit a warning says the counts cover part of the program and suggests --entry.
 inline constexpr std::size_t kModelContextEvents = 20000;
 trace::Trace modelContexts(const trace::Trace& summaries);
+
+/// The frontend's options for "args" (paths, -p, -I, -D), as traceSources gives them; the -D
+/// values are taken as they parse (traceSources reports the bad ones).
+frontend::Options frontendOptions(const SourceArgs& args);
 
 bool hasErrors(const std::vector<ir::Diagnostic>& diagnostics);
 /// Writes "text" to "output" or stdout; returns 0, or 1 when the file cannot be written. The file is

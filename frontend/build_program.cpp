@@ -1,6 +1,7 @@
 // Runs Clang over every translation unit and lowers each function definition.
 #include "clang_compat.hpp"  // first: see the header
 #include "frontend/frontend.hpp"
+#include "clang_flags.hpp"
 #include "compile_database.hpp"
 #include "function_builder.hpp"
 #include "function_table.hpp"
@@ -134,27 +135,6 @@ class LoweringFactory : public clang::tooling::FrontendActionFactory {
   std::size_t flushed_ = 0;
 };
 
-/* Flags for every translation unit: our -I/-D, OpenMP pragmas, Clang's resource dir. */
-std::vector<std::string> commonFlags(const Options& options, const std::vector<std::string>& files) {
-  // -fno-caret-diagnostics also stops Clang's own "N errors generated." lines: ours are streamed.
-  // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): "-resource-dir=" and the macro are one argument.
-  std::vector<std::string> flags = {"-fopenmp", "-resource-dir=" CATS_CLANG_RESOURCE_DIR, "-Wno-everything",
-                                    "-fno-color-diagnostics", "-fno-caret-diagnostics"};
-  for (const auto& dir : options.includeDirs) flags.push_back("-I" + dir);
-  std::vector<std::string> valued;
-  for (const auto& d : options.defines)
-    if (d.value) valued.push_back(d.name);
-  std::set<std::string> macros = namesUsedAsMacros(valued, files, options.includeDirs);
-  for (const auto& d : options.defines) {
-    // A string literal can only be meant for the preprocessor (a build system's -DPACKAGE="name").
-    bool stringValue = d.value && d.value->size() >= 2 && d.value->front() == '"' && d.value->back() == '"';
-    if (!d.value || macros.count(d.name) || stringValue) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
-    else if (!d.number)
-      throw UsageError("-D " + d.name + "=" + *d.value + ": the value is not an integer, and " + d.name +
-                       " is not a macro the sources define or test, so it could only bind a symbol");
-  }
-  return flags;
-}
 
 /* The translation units to analyse and how to compile each: -p's database or the given paths. */
 std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const Options& options, std::vector<std::string>& files) {
@@ -175,6 +155,27 @@ std::unique_ptr<clang::tooling::CompilationDatabase> loadDatabase(const Options&
 }
 
 }  // namespace
+
+std::vector<std::string> commonFlags(const Options& options, const std::vector<std::string>& files) {
+  // -fno-caret-diagnostics also stops Clang's own "N errors generated." lines: ours are streamed.
+  // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): "-resource-dir=" and the macro are one argument.
+  std::vector<std::string> flags = {"-fopenmp", "-resource-dir=" CATS_CLANG_RESOURCE_DIR, "-Wno-everything",
+                                    "-fno-color-diagnostics", "-fno-caret-diagnostics"};
+  for (const auto& dir : options.includeDirs) flags.push_back("-I" + dir);
+  std::vector<std::string> valued;
+  for (const auto& d : options.defines)
+    if (d.value) valued.push_back(d.name);
+  std::set<std::string> macros = namesUsedAsMacros(valued, files, options.includeDirs);
+  for (const auto& d : options.defines) {
+    // A string literal can only be meant for the preprocessor (a build system's -DPACKAGE="name").
+    bool stringValue = d.value && d.value->size() >= 2 && d.value->front() == '"' && d.value->back() == '"';
+    if (!d.value || macros.count(d.name) || stringValue) flags.push_back("-D" + d.name + (d.value ? "=" + *d.value : ""));
+    else if (!d.number)
+      throw UsageError("-D " + d.name + "=" + *d.value + ": the value is not an integer, and " + d.name +
+                       " is not a macro the sources define or test, so it could only bind a symbol");
+  }
+  return flags;
+}
 
 ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   std::vector<std::string> files;

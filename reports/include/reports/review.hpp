@@ -4,6 +4,8 @@
 // "version": 1) or SARIF 2.1.0 (docs/review.md). Renderers compute nothing.
 #pragma once
 
+#include "ir/ir.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,6 +24,16 @@ struct PredictedMisses {
   double gainPercent() const;
 };
 
+/// Where `review --fix-diff` rewrites the source for a finding (docs/review.md, "--fix-diff").
+/// Not part of any report format: the finders know the places, the fix-diff writer uses them.
+struct SourceFix {
+  enum class Kind { SwapLoopHeaders, GrowLastDimension };
+  Kind kind = Kind::SwapLoopHeaders;
+  ir::SourceLoc first;        // SwapLoopHeaders: the outer loop; GrowLastDimension: the array's declaration
+  ir::SourceLoc second;       // SwapLoopHeaders: the inner loop
+  std::int64_t elements = 0;  // GrowLastDimension: added to the last dimension
+};
+
 struct Finding {
   std::string kind;  // "interchange", "padding", "fusion", "tiling", ...
   std::string function;
@@ -35,6 +47,8 @@ struct Finding {
   /// hoisting: the first level's accesses (not misses) before and after, in the text report
   /// only (the JSON's "predicted" stays misses); none for the other kinds.
   std::optional<PredictedMisses> accesses = std::nullopt;
+  /// The simple source patch of a recommended finding, when its kind has one.
+  std::optional<SourceFix> fix = std::nullopt;
   /// The D1 gain in percent, none when not evaluated: of misses, or the larger of the miss
   /// and access gains when "accesses" is known (what --min-gain and the order use).
   std::optional<double> gainPercent() const;
