@@ -18,6 +18,9 @@ CLI::App* addReviewCommand(CLI::App& app, ReviewArgs& args) {
   cmd->add_option("--min-gain", args.minGain, "Leave out findings whose predicted D1 gain is below PCT percent")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
+  cmd->add_option("--threads", args.threads, "Threads an OpenMP parallel loop runs on, for false sharing")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--format", args.format, "Report format: text, json or sarif (SARIF 2.1.0)")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
@@ -38,7 +41,8 @@ int runReview(const ReviewArgs& args) {
   DependenceAnalysis analysis = analyseDependences(args.simulation.sources, true);
   if (!analysis.contexts) return analysis.exitCode;
   const cache::Geometry firstLevel = cache::geometryOf(configs.front().levels.front());
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets};
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets,
+                          args.threads};
   std::vector<report::Finding> findings;
   try {
     for (ReviewFinder finder : reviewFinders()) {

@@ -11,6 +11,6 @@ bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& 
   return !f.predicted.empty() && f.predicted.front().after < f.predicted.front().before;
 }
 
-std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings}; }
+std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, falseSharingFindings}; }
 
 }  // namespace cats::driver

@@ -24,6 +24,7 @@ struct PredictedMisses {
 
 struct Finding {
   std::string kind;  // "interchange" or "padding"
+                     // or "false-sharing" (its predicted levels start with "coherence")
   std::string function;
   std::string file;
   int line = 0;
