@@ -23,6 +23,9 @@ CLI::App* addReviewCommand(CLI::App& app, ReviewArgs& args) {
   cmd->add_option("--min-gain", args.minGain, "Leave out findings whose predicted D1 gain is below PCT percent")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
+  cmd->add_option("--threads", args.threads, "Threads an OpenMP parallel loop runs on, for false sharing")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
   cmd->add_option("--format", args.format, "Report format: text, json or sarif (SARIF 2.1.0)")
       ->check(CLI::IsMember({"text", "json", "sarif"}))
       ->capture_default_str();
@@ -42,7 +45,7 @@ struct ProgramReview {
 };
 
 /* The findings of one program (the sources of "simulation"). */
-ProgramReview reviewProgram(const SimulateArgs& simulation, const std::vector<cache::HierarchyConfig>& configs) {
+ProgramReview reviewProgram(const SimulateArgs& simulation, const std::vector<cache::HierarchyConfig>& configs, std::uint32_t threads) {
   ProgramReview out;
   SimulationRun run = simulateSources(simulation, configs);
   out.exitCode = run.exitCode;
@@ -54,7 +57,8 @@ ProgramReview reviewProgram(const SimulateArgs& simulation, const std::vector<ca
     return out;
   }
   const cache::Geometry firstLevel = cache::geometryOf(configs.front().levels.front());
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets};
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets,
+                          threads};
   try {
     out.findings = reviewFindings(input);
   } catch (const sim::BindingError& e) {
@@ -123,7 +127,7 @@ int runReview(const ReviewArgs& args) {
       simulation.sources.paths = programs[k];
       std::cerr << fmt::format("review: program {}/{}: {}\n", k + 1, programs.size(), programLabel(programs[k]));
     }
-    ProgramReview review = reviewProgram(simulation, configs);
+    ProgramReview review = reviewProgram(simulation, configs, args.threads);
     if (programs.size() == 1 && review.exitCode == 2) return 2;
     exitCode = std::max(exitCode, review.exitCode);
     findings.insert(findings.end(), std::make_move_iterator(review.findings.begin()), std::make_move_iterator(review.findings.end()));

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -15,6 +16,7 @@ namespace cats::driver {
 struct ReviewArgs {
   SimulateArgs simulation;  // sources, cache, compiler, branches, trips, placement
   double minGain = 1.0;     // percent of the D1 misses a finding must save
+  std::uint32_t threads = 4;  // cores a parallel loop's iterations are dealt to (false sharing)
   std::string format = "text";
   std::optional<std::string> output;
   bool fixDiff = false;                // write the patch of the best simple fix instead of the report

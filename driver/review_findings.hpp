@@ -24,6 +24,7 @@ struct ReviewInput {
   const std::vector<cache::HierarchyConfig>& configs;  // exactly one
   std::int64_t lineBytes = 64;                       // the first level's
   std::uint64_t sets = 1;                            // the first level's
+  std::uint32_t threads = 4;                         // --threads: the cores a parallel loop runs on (false sharing)
 };
 
 /// Simulates "variant" like the program into f.predicted (per level, before and after);
@@ -42,6 +43,7 @@ std::vector<report::Finding> tilingFindings(const ReviewInput& in);
 std::vector<report::Finding> layoutFindings(const ReviewInput& in);
 std::vector<report::Finding> hoistingFindings(const ReviewInput& in);
 std::vector<report::Finding> indirectFindings(const ReviewInput& in);
+std::vector<report::Finding> falseSharingFindings(const ReviewInput& in);
 
 /// Every finder, in the order their findings are listed before sorting.
 std::vector<ReviewFinder> reviewFinders();

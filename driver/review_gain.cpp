@@ -25,7 +25,8 @@ bool predictAccessGain(report::Finding& f, const ReviewInput& in, const trace::T
   return f.predicted.front().after < f.predicted.front().before || f.accesses->after < f.accesses->before;
 }
 
-std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, fusionFindings, tilingFindings, layoutFindings, hoistingFindings, indirectFindings}; }
+std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, fusionFindings, tilingFindings, layoutFindings, hoistingFindings, indirectFindings,
+                                                   falseSharingFindings}; }
 
 std::vector<report::Finding> reviewFindings(const ReviewInput& in) {
   std::vector<report::Finding> findings;

@@ -265,6 +265,18 @@ static const clang::Stmt* directiveBody(const clang::OMPExecutableDirective& dir
   return inner;
 }
 
+/* The iteration-to-thread rule of a loop directive, as ir::Loop::scheduleChunk encodes it. */
+static std::int64_t scheduleChunk(const clang::OMPExecutableDirective& directive, const clang::ASTContext& ast) {
+  const auto* clause = directive.getSingleClause<clang::OMPScheduleClause>();
+  if (!clause) return 0;
+  if (clause->getScheduleKind() != clang::OMPC_SCHEDULE_static) return -1;
+  const clang::Expr* chunk = clause->getChunkSize();
+  if (!chunk) return 0;
+  clang::Expr::EvalResult value;
+  if (!chunk->EvaluateAsInt(value, ast) || value.Val.getInt().getSExtValue() <= 0) return -1;
+  return value.Val.getInt().getSExtValue();
+}
+
 void FunctionBuilder::openmp(const clang::Stmt* s) {
   const auto* directive = dyn_cast<clang::OMPExecutableDirective>(s);
   if (!directive->hasAssociatedStmt()) return;
@@ -272,7 +284,12 @@ void FunctionBuilder::openmp(const clang::Stmt* s) {
   bool isLoop = isa<clang::OMPLoopDirective>(directive);
   bool isParallel = clang::isOpenMPParallelDirective(directive->getDirectiveKind());
   if (isLoop) {
-    if (const auto* loop = dyn_cast<clang::ForStmt>(inner)) return forLoop(loop, isParallel || clang::isOpenMPWorksharingDirective(directive->getDirectiveKind()));
+    if (const auto* loop = dyn_cast<clang::ForStmt>(inner)) {
+      forLoop(loop, isParallel || clang::isOpenMPWorksharingDirective(directive->getDirectiveKind()));
+      if (!current_->empty())
+        if (auto* built = std::get_if<ir::Loop>(&current_->back().value)) built->scheduleChunk = scheduleChunk(*directive, ast_);
+      return;
+    }
     return statement(inner);
   }
   if (isParallel) {

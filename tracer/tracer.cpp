@@ -358,6 +358,7 @@ class Tracer {
     s.kind = ScopeKind::Loop;
     s.loc = l.loc;
     s.parallel = l.parallel;
+    s.scheduleChunk = l.scheduleChunk;
     s.opaqueReason = l.opaqueReason;
     s.earlyExit = l.hasEarlyExit;
     s.carried = l.carried;

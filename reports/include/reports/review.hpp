@@ -35,7 +35,7 @@ struct SourceFix {
 };
 
 struct Finding {
-  std::string kind;  // "interchange", "padding", "fusion", "tiling", ...
+  std::string kind;  // "interchange", "padding", "fusion", "tiling", ...; "false-sharing" (its predicted levels start with "coherence")
   std::string function;
   std::string file;
   int line = 0;

@@ -34,6 +34,9 @@ class StreamObserver {
   /// iteration) or ends.
   virtual void entered(std::size_t scope) = 0;
   virtual void exited(std::size_t scope) = 0;
+  /// An iteration of the Loop scope "scope" starts (before its header's accesses); the per-thread
+  /// streams of a parallel loop (sim/parallel_loop.hpp) are cut there. Most observers ignore it.
+  virtual void iterationStarted(std::size_t scope) { (void)scope; }
 };
 
 struct StreamOptions {

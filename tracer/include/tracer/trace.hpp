@@ -59,6 +59,7 @@ struct Scope {
   sym::Expr start = 0, bound = 0, step = 1;
   ir::Comparison comparison = ir::Comparison::Less;
   bool parallel = false;
+  std::int64_t scheduleChunk = 0;  // parallel loops: ir::Loop::scheduleChunk (in memory only: the trace file does not carry it)
   std::string opaqueReason;
   bool earlyExit = false;
   bool staticBounds = false;  // start, bound and step are numbers in the loop's own function (compile-time trip count)

@@ -146,6 +146,11 @@ struct Loop {
   Comparison comparison = Comparison::Less;
   sym::Expr step = 1;
   bool parallel = false;
+  /// Parallel loops: how OpenMP deals the iterations to threads. 0: contiguous blocks, one per
+  /// thread (no schedule clause, or schedule(static)); c > 0: schedule(static, c), chunks of c
+  /// iterations dealt round-robin; -1: any other schedule (dynamic, guided, auto, runtime, or a
+  /// chunk that is not a constant), which no static model can replay.
+  std::int64_t scheduleChunk = 0;
   std::string opaqueReason;           // non-empty for loops that fit no pattern
   std::vector<sym::Symbol> varying;   // unknowns standing for variables the body changes
   bool hasEarlyExit = false;          // break/return/goto inside: trip count is an upper bound
