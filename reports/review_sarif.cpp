@@ -28,6 +28,10 @@ const std::map<std::string, std::string>& ruleDescriptions() {
                    "pointer may alias it; declaring the pointer parameter restrict would let the compiler keep it in a register."},
       {"indirect", "A gather through an index array misses often and uses little of each line it fetches; sorting or blocking the "
                    "indices would visit the gathered array in order (the prediction is approximate: index values are drawn)."},
+      {"tiling", "A loop band reuses data across an outer loop, but one iteration of that loop touches more lines than the cache "
+                 "holds; tiling the band keeps each tile's data cached until it is reused."},
+      {"false-sharing", "Threads of an OpenMP parallel loop write different bytes of the same cache lines: each write invalidates "
+                        "the line in the other cores; padding per-thread data or a larger chunk keeps each line with one thread."},
   };
   return descriptions;
 }
