@@ -12,6 +12,7 @@
 #include <vector>
 
 using namespace cats;
+using test::loopScopes;
 using test::checkAgainstFix;
 using test::findingOf;
 using test::parsed;
@@ -29,14 +30,6 @@ std::vector<nlohmann::json> fusionFindings(const std::string& args) {
 
 bool has(const nlohmann::json& f, const std::string& field, const std::string& text) {
   return f.at(field).get<std::string>().find(text) != std::string::npos;
-}
-
-/* The Loop scopes of "t" in order of creation. */
-std::vector<std::size_t> loopScopes(const trace::Trace& t) {
-  std::vector<std::size_t> loops;
-  for (const auto& s : t.scopes)
-    if (s.kind == trace::ScopeKind::Loop) loops.push_back(s.id);
-  return loops;
 }
 
 }  // namespace

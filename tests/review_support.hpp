@@ -63,4 +63,12 @@ inline void checkAgainstFix(const std::string& file, const std::string& fixed, c
 }
 
 
+/* The Loop scopes of "t" in order of creation (outermost of a nest first). */
+inline std::vector<std::size_t> loopScopes(const trace::Trace& t) {
+  std::vector<std::size_t> loops;
+  for (const auto& s : t.scopes)
+    if (s.kind == trace::ScopeKind::Loop) loops.push_back(s.id);
+  return loops;
+}
+
 }  // namespace cats::test

@@ -13,6 +13,7 @@
 #include <set>
 
 using namespace cats;
+using test::loopScopes;
 using test::checkAgainstFix;
 using test::findingOf;
 using test::onlyFinding;
@@ -173,18 +174,6 @@ TEST_CASE("review: findings sort by predicted gain, the unevaluated last, and --
   CHECK(kept.at(0).function == "g");
   CHECK(kept.at(1).function == "h");
 }
-
-namespace {
-
-/* The Loop scopes of "t" in order of creation (outermost of a nest first). */
-std::vector<std::size_t> loopScopes(const trace::Trace& t) {
-  std::vector<std::size_t> loops;
-  for (const auto& s : t.scopes)
-    if (s.kind == trace::ScopeKind::Loop) loops.push_back(s.id);
-  return loops;
-}
-
-}  // namespace
 
 TEST_CASE("review: the interchanged trace swaps the loops' descriptions and keeps the tree and the events", "[review]") {
   trace::Trace t = test::analyzeSource(

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 using namespace cats;
+using test::loopScopes;
 using test::checkAgainstFix;
 using test::findingOf;
 using test::parsed;
@@ -27,14 +28,6 @@ std::vector<nlohmann::json> tilingFindings(const std::string& args) {
   for (const auto& f : review.at("findings"))
     if (f.at("kind") == "tiling") found.push_back(f);
   return found;
-}
-
-/* The Loop scopes of "t" in order of creation (outermost of a nest first). */
-std::vector<std::size_t> loopScopes(const trace::Trace& t) {
-  std::vector<std::size_t> loops;
-  for (const auto& s : t.scopes)
-    if (s.kind == trace::ScopeKind::Loop) loops.push_back(s.id);
-  return loops;
 }
 
 /* Byte offsets, from the first, of the stores to "text" in the order "t" makes them at O2. */
