@@ -76,8 +76,7 @@ std::optional<std::vector<report::Finding>> reviewOf(const SimulationRun& run, c
   cache::HierarchyConfig plain = config;
   plain.classifyMisses = plain.countSetMisses = plain.trackFillers = false;
   const std::vector<cache::HierarchyConfig> configs{plain};
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, plain.levels.front().lineBytes,
-                          cache::geometryOf(plain.levels.front()).sets};
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs};
   try {
     return reviewFindings(input);
   } catch (const std::exception& e) {  // sim::BindingError, sim::OptionError: the page goes on without the section

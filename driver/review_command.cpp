@@ -56,9 +56,7 @@ ProgramReview reviewProgram(const SimulateArgs& simulation, const std::vector<ca
     out.exitCode = analysis.exitCode;
     return out;
   }
-  const cache::Geometry firstLevel = cache::geometryOf(configs.front().levels.front());
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, configs.front().levels.front().lineBytes, firstLevel.sets,
-                          threads};
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, threads};
   try {
     out.findings = reviewFindings(input);
   } catch (const sim::BindingError& e) {
@@ -81,6 +79,7 @@ std::vector<std::vector<std::string>> programsOf(const SourceArgs& sources) {
   } catch (const std::exception&) {
     return {sources.paths};  // the review of the paths as given reports the problem
   }
+  if (files.size() < 2) return {sources.paths};  // one file is one program: no frontend pass to find its mains
   SourceArgs quiet = sources;
   quiet.quiet = true;
   TraceOutcome parsed = traceSources(quiet, true);

@@ -5,7 +5,6 @@
 #include "review_findings.hpp"
 
 #include "cache/coherence.hpp"
-#include "sim/compiler.hpp"
 #include "sim/parallel_loop.hpp"
 #include "tracer/false_sharing.hpp"
 
@@ -21,11 +20,8 @@ namespace {
    "threads" cores: the thread numbers bound per iteration, concretised like the program. */
 cache::CoherenceStats coherenceOf(const ReviewInput& in, const trace::Trace& variant, const trace::ParallelLoop& loop) {
   const trace::Trace numbered = trace::threadNumbered(variant, loop, in.threads);
-  sim::CompilationPlan plan = sim::planCompilation(numbered, in.run.plan.target, nullptr);
-  sim::ConcretizeOptions options = in.run.concretize;
-  options.plan = &plan;
-  const sim::Program program = sim::concretize(numbered, options);
-  const cache::CoherenceOptions coherence{in.threads, loop.chunk, static_cast<std::uint32_t>(std::max<std::int64_t>(in.lineBytes, 1))};
+  const sim::Program program = concretizeVariant(in.run, numbered);
+  const cache::CoherenceOptions coherence{in.threads, loop.chunk, static_cast<std::uint32_t>(std::max<std::int64_t>(in.lineBytes(), 1))};
   return cache::simulateCoherence(sim::parallelLoopIterations(numbered, program, in.run.stream, loop.scope), coherence);
 }
 
@@ -48,20 +44,20 @@ Fix fixFor(const ReviewInput& in, const trace::ParallelLoop& loop, const trace::
   const trace::Container& c = contexts.containers[write.container];
   Fix fix{std::nullopt, loop, {}, {}};
   if (trace::indexedByThread(contexts, write.container)) {
-    const std::int64_t factor = std::max<std::int64_t>(1, in.lineBytes / std::max<std::int64_t>(c.elementBytes, 1));
+    const std::int64_t factor = std::max<std::int64_t>(1, in.lineBytes() / std::max<std::int64_t>(c.elementBytes, 1));
     fix.variant = trace::threadDataSpread(contexts, write.container, factor, &fix.notEvaluated);
     fix.recommendation = fmt::format("give each thread its own cache line of '{}': index it by the thread number times {} ({}[tid * {}], "
                                      "the array {} times longer) or pad its element to {} bytes",
-                                     c.name, factor, c.name, factor, factor, in.lineBytes);
+                                     c.name, factor, c.name, factor, factor, in.lineBytes());
     return fix;
   }
-  const std::int64_t lineElements = std::max<std::int64_t>(1, in.lineBytes / std::max<std::int64_t>(write.bytes, 1));
+  const std::int64_t lineElements = std::max<std::int64_t>(1, in.lineBytes() / std::max<std::int64_t>(write.bytes, 1));
   const std::int64_t threads = in.threads;
   fix.loop.chunk = roundUp(loop.chunk > 0 ? loop.chunk : (loop.trips + threads - 1) / threads, lineElements);
   fix.variant = trace::rescheduled(contexts, loop.scope, fix.loop.chunk);
   fix.recommendation = fmt::format("deal whole cache lines to each thread: {} on the loop at line {} (a multiple of the {} elements of a "
                                    "{}-byte line; '{}' should start on a line boundary)",
-                                   scheduleText(fix.loop.chunk), loop.loc.line, lineElements, in.lineBytes, c.name);
+                                   scheduleText(fix.loop.chunk), loop.loc.line, lineElements, in.lineBytes(), c.name);
   return fix;
 }
 
@@ -78,11 +74,7 @@ std::vector<report::Finding> falseSharingFindings(const ReviewInput& in) {
     if (before.falseSharingMisses == 0 || before.falseSharingTags.empty()) continue;
     const trace::Event& write = in.run.contexts.events[before.falseSharingTags.front()];
     const std::string& name = in.run.contexts.containers[write.container].name;
-    report::Finding f;
-    f.kind = "false-sharing";
-    f.function = in.run.contexts.functionOf(write.scope);
-    f.file = write.loc.file;
-    f.line = static_cast<int>(write.loc.line);
+    report::Finding f = findingAt("false-sharing", in.run.contexts.functionOf(write.scope), write.loc);
     f.message = fmt::format("{} threads of the parallel loop at line {} ({}) write different bytes of the same cache lines of '{}' ({}): "
                             "{} line(s) falsely shared, {} coherence misses",
                             in.threads, loop.loc.line, scheduleText(loop.chunk), name, write.text, before.falselySharedLines,
@@ -95,10 +87,10 @@ std::vector<report::Finding> falseSharingFindings(const ReviewInput& in) {
     }
     f.legal = true;
     const cache::CoherenceStats after = coherenceOf(in, *fix.variant, fix.loop);
+    if (after.coherenceMisses >= before.coherenceMisses) continue;  // the fix buys nothing: nothing to say (and nothing to simulate)
     predictGain(f, in, *fix.variant);
     f.predicted.insert(f.predicted.begin(), report::PredictedMisses{"coherence", before.coherenceMisses, after.coherenceMisses});
     f.message += fmt::format("; {} after the fix", after.coherenceMisses);
-    if (after.coherenceMisses >= before.coherenceMisses) continue;  // the fix buys nothing: nothing to say
     f.recommendation = fix.recommendation;
     out.push_back(std::move(f));
   }

@@ -12,6 +12,8 @@
 #include "tracer/trace.hpp"
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace cats::driver {
@@ -22,10 +24,19 @@ struct ReviewInput {
   const trace::Trace& modelContexts;                 // the same sources traced for the polyhedral model
   const trace::ProgramDependences& deps;             // computed on modelContexts
   const std::vector<cache::HierarchyConfig>& configs;  // exactly one
-  std::int64_t lineBytes = 64;                       // the first level's
-  std::uint64_t sets = 1;                            // the first level's
   std::uint32_t threads = 4;                         // --threads: the cores a parallel loop runs on (false sharing)
+
+  std::int64_t lineBytes() const { return configs.front().levels.front().lineBytes; }
+  std::uint64_t sets() const { return cache::geometryOf(configs.front().levels.front()).sets; }
 };
+
+/// A finding of "kind" at "loc" in "function", the rest to be filled by its finder.
+report::Finding findingAt(std::string kind, std::string function, const ir::SourceLoc& loc);
+/// Sets f.legal to "legal" and appends to f.message why the transformation is illegal, of
+/// unknown legality ("why") or not evaluated ("notEvaluated", when non-empty).
+void appendVerdict(report::Finding& f, const std::optional<bool>& legal, const std::string& why, const std::string& notEvaluated);
+/// 'a', 'b', 'c'.
+std::string quotedList(const std::vector<std::string>& names);
 
 /// Simulates "variant" like the program into f.predicted (per level, before and after);
 /// whether the variant has fewer first-level misses than the program.

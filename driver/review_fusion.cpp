@@ -12,12 +12,6 @@ namespace cats::driver {
 
 namespace {
 
-std::string quotedList(const std::vector<std::string>& names) {
-  std::string out;
-  for (const std::string& n : names) out += (out.empty() ? "'" : ", '") + n + "'";
-  return out;
-}
-
 /* What the shared bytes are to the hierarchy: which level they overflow, hence where the
    second loop finds them again. */
 std::string capacityText(std::int64_t bytes, const cache::HierarchyConfig& h) {
@@ -31,18 +25,11 @@ std::string capacityText(std::int64_t bytes, const cache::HierarchyConfig& h) {
 }
 
 report::Finding fusionFinding(const trace::FusionCandidate& c, const cache::HierarchyConfig& h) {
-  report::Finding f;
-  f.kind = "fusion";
-  f.function = c.function;
-  f.file = c.firstLoc.file;
-  f.line = static_cast<int>(c.firstLoc.line);
-  f.legal = c.legal;
+  report::Finding f = findingAt("fusion", c.function, c.firstLoc);
   f.message = fmt::format("loops {} (line {}) and {} (line {}) run one after the other over {} ({})", c.firstIterator, c.firstLoc.line,
                           c.secondIterator, c.secondLoc.line, quotedList(c.shared),
                           c.sharedBytes ? capacityText(*c.sharedBytes, h) : "their size is not a number with the bindings given");
-  if (!c.legal.value_or(true)) f.message += fmt::format("; the fusion is illegal: {}", c.legality);
-  else if (!c.legal) f.message += fmt::format("; legality unknown: {}", c.legality);
-  if (!c.notEvaluated.empty()) f.message += fmt::format("; not evaluated: {}", c.notEvaluated);
+  appendVerdict(f, c.legal, c.legality, c.notEvaluated);
   return f;
 }
 

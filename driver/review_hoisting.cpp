@@ -53,11 +53,7 @@ std::vector<report::Finding> hoistingFindings(const ReviewInput& in) {
     if (d.kind != sim::AccessDecision::Kind::Reloaded || !d.loop) continue;
     const trace::Event& e = t.events[d.event];
     if (!e.classification.invariantInInnermostLoop || !seen.insert(e.loc.str() + "|" + e.text).second) continue;
-    report::Finding f;
-    f.kind = "hoisting";
-    f.function = t.functionOf(e.scope);
-    f.file = e.loc.file;
-    f.line = static_cast<int>(e.loc.line);
+    report::Finding f = findingAt("hoisting", t.functionOf(e.scope), e.loc);
     const bool store = e.mode == ir::AccessMode::Write;
     f.message = fmt::format("{} does not move in {} but is {} every iteration: {}", e.text, t.scopes[*d.loop].label(),
                             store ? "stored" : "loaded", d.reason);

@@ -17,12 +17,6 @@ constexpr double kMinShare = 0.05;
 // ... and uses less than this fraction of each line it brings in.
 constexpr double kMaxLineUse = 0.5;
 
-std::string list(const std::vector<std::string>& names) {
-  std::string out;
-  for (const auto& n : names) out += fmt::format("{}'{}'", out.empty() ? "" : ", ", n);
-  return out;
-}
-
 }  // namespace
 
 /* Every indirect access (once per source access) with many first-level misses and poor line
@@ -41,18 +35,14 @@ std::vector<report::Finding> indirectFindings(const ReviewInput& in) {
     if (d1.misses() == 0) continue;
     const double share = static_cast<double>(d1.misses()) / static_cast<double>(total);
     const double bytesPerLine = static_cast<double>(d1.accesses()) * static_cast<double>(ev.bytes) / static_cast<double>(d1.misses());
-    if (share < kMinShare || bytesPerLine >= kMaxLineUse * static_cast<double>(in.lineBytes)) continue;
+    if (share < kMinShare || bytesPerLine >= kMaxLineUse * static_cast<double>(in.lineBytes())) continue;
     if (!seen.insert(ev.loc.str() + "|" + ev.text).second) continue;
-    report::Finding f;
-    f.kind = "indirect";
-    f.function = t.functionOf(ev.scope);
-    f.file = ev.loc.file;
-    f.line = static_cast<int>(ev.loc.line);
+    report::Finding f = findingAt("indirect", t.functionOf(ev.scope), ev.loc);
     f.message = fmt::format("{} gathers '{}' through {}: {} {} misses ({:.1f} % of the program's), {:.1f} bytes used per {}-byte line "
                             "fetched; approximate: the index values are not known before running, the simulator drew them at random "
                             "over '{}' (one draw per index and iteration, --seed)",
-                            ev.text, t.containers[ev.container].name, list(ev.classification.indirectVia), d1.misses(),
-                            in.configs.front().levels.front().name, 100.0 * share, bytesPerLine, in.lineBytes,
+                            ev.text, t.containers[ev.container].name, quotedList(ev.classification.indirectVia), d1.misses(),
+                            in.configs.front().levels.front().name, 100.0 * share, bytesPerLine, in.lineBytes(),
                             t.containers[ev.container].name);
     std::string why;
     if (auto variant = trace::sortedGather(t, e, &why)) {

@@ -14,17 +14,10 @@ namespace cats::driver {
 namespace {
 
 report::Finding interchangeFinding(const trace::InterchangeCandidate& c) {
-  report::Finding f;
-  f.kind = "interchange";
-  f.function = c.function;
-  f.file = c.loc.file;
-  f.line = static_cast<int>(c.loc.line);
-  f.legal = c.legal;
+  report::Finding f = findingAt("interchange", c.function, c.loc);
   f.message = fmt::format("loop {} walks '{}' ({}) {} bytes per iteration; with loop {} innermost it moves {} bytes", c.innerIterator,
                           c.container, c.access, c.strideBefore, c.outerIterator, c.strideAfter);
-  if (!c.legal.value_or(true)) f.message += fmt::format("; the interchange is illegal: {}", c.legality);
-  else if (!c.legal) f.message += fmt::format("; legality unknown: {}", c.legality);
-  if (!c.notEvaluated.empty()) f.message += fmt::format("; not evaluated: {}", c.notEvaluated);
+  appendVerdict(f, c.legal, c.legality, c.notEvaluated);
   return f;
 }
 
@@ -34,9 +27,12 @@ report::Finding interchangeFinding(const trace::InterchangeCandidate& c) {
    not be evaluated); the recommendation only for a legal one. */
 std::vector<report::Finding> interchangeFindings(const ReviewInput& in) {
   const std::vector<trace::InterchangeCandidate> candidates =
-      trace::findInterchanges(in.run.contexts, in.modelContexts, in.deps, in.run.concretize.bindings, in.lineBytes);
+      trace::findInterchanges(in.run.contexts, in.modelContexts, in.deps, in.run.concretize.bindings, in.lineBytes());
+  // D1 misses of a finding's variant; an unevaluated one counts as worst.
+  auto missesAfter = [](const report::Finding& f) {
+    return f.predicted.empty() ? std::numeric_limits<std::uint64_t>::max() : f.predicted.front().after;
+  };
   std::vector<report::Finding> out;
-  std::vector<std::uint64_t> missesAfter;     // D1 misses of out[i]'s variant
   std::map<std::string, std::size_t> byLoop;  // the loop's place -> its finding in "out"
   for (const trace::InterchangeCandidate& c : candidates) {
     report::Finding f = interchangeFinding(c);
@@ -48,15 +44,9 @@ std::vector<report::Finding> interchangeFindings(const ReviewInput& in) {
                                        c.loc.line, c.outerIterator);
       }
     }
-    std::uint64_t misses = f.predicted.empty() ? std::numeric_limits<std::uint64_t>::max() : f.predicted.front().after;
     auto [found, isNew] = byLoop.try_emplace(c.loc.str(), out.size());
-    if (isNew) {
-      out.push_back(std::move(f));
-      missesAfter.push_back(misses);
-    } else if (misses < missesAfter[found->second]) {
-      out[found->second] = std::move(f);
-      missesAfter[found->second] = misses;
-    }
+    if (isNew) out.push_back(std::move(f));
+    else if (missesAfter(f) < missesAfter(out[found->second])) out[found->second] = std::move(f);
   }
   return out;
 }

@@ -25,12 +25,8 @@ std::string message(const trace::LayoutCandidate& c) {
    the recommendation names the fields the loop keeps. */
 std::vector<report::Finding> layoutFindings(const ReviewInput& in) {
   std::vector<report::Finding> out;
-  for (const trace::LayoutCandidate& c : trace::findLayouts(in.run.contexts, in.run.concretize.bindings, in.lineBytes)) {
-    report::Finding f;
-    f.kind = "layout";
-    f.function = c.function;
-    f.file = c.loc.file;
-    f.line = static_cast<int>(c.loc.line);
+  for (const trace::LayoutCandidate& c : trace::findLayouts(in.run.contexts, in.run.concretize.bindings, in.lineBytes())) {
+    report::Finding f = findingAt("layout", c.function, c.loc);
     f.message = message(c);
     if (!c.notEvaluated.empty()) {
       f.message += fmt::format("; not evaluated: {}", c.notEvaluated);

@@ -13,14 +13,10 @@ namespace cats::driver {
    recommendation names the pad. */
 std::vector<report::Finding> paddingFindings(const ReviewInput& in) {
   const std::vector<trace::PaddingCandidate> candidates =
-      trace::findPaddings(in.run.contexts, in.run.concretize.bindings, in.lineBytes, in.sets);
+      trace::findPaddings(in.run.contexts, in.run.concretize.bindings, in.lineBytes(), in.sets());
   std::vector<report::Finding> out;
   for (const trace::PaddingCandidate& c : candidates) {
-    report::Finding f;
-    f.kind = "padding";
-    f.function = c.function;
-    f.file = c.loc.file;
-    f.line = static_cast<int>(c.loc.line);
+    report::Finding f = findingAt("padding", c.function, c.loc);
     f.message = fmt::format("'{}' ({}) is walked down a column of rows {} bytes long: its lines fall in {} of the {} sets of {}", c.name,
                             c.access, c.rowBytes, c.setsTouched, c.sets, in.configs.front().levels.front().name);
     if (!c.notEvaluated.empty()) {

@@ -5,6 +5,7 @@
 #include "tracer/tiling.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <optional>
 
@@ -28,21 +29,14 @@ std::pair<std::string, std::string> tileText(const trace::TilingCandidate& c, co
 }
 
 report::Finding tilingFinding(const trace::TilingCandidate& c, const std::string& level, std::int64_t lineBytes) {
-  report::Finding f;
-  f.kind = "tiling";
-  f.function = c.function;
-  f.file = c.loc.file;
-  f.line = static_cast<int>(c.loc.line);
-  f.legal = c.legal;
+  report::Finding f = findingAt("tiling", c.function, c.loc);
   const std::string carrier = c.iterators[c.carrier];
   const std::string reuse = c.reuseBytes == 0 ? "the same bytes" : fmt::format("bytes {} further on", c.reuseBytes);
   f.message = fmt::format("the next iteration of loop {} uses '{}' ({}) again at {}, but one iteration of loop {} touches {} lines "
                           "({} bytes) of the band's data, more than {} holds ({} lines, {} bytes): they are evicted before the reuse",
                           carrier, c.container, c.access, reuse, carrier, c.footprintLines, c.footprintLines * lineBytes, level,
                           c.capacityLines, c.capacityLines * lineBytes);
-  if (!c.legal.value_or(true)) f.message += fmt::format("; the tiling is illegal: {}", c.legality);
-  else if (!c.legal) f.message += fmt::format("; legality unknown: {}", c.legality);
-  if (!c.notEvaluated.empty()) f.message += fmt::format("; not evaluated: {}", c.notEvaluated);
+  appendVerdict(f, c.legal, c.legality, c.notEvaluated);
   return f;
 }
 
@@ -56,13 +50,13 @@ std::vector<report::Finding> tilingFindings(const ReviewInput& in) {
   const auto capacity = static_cast<std::int64_t>(first.sizeBytes);
   const std::map<std::string, std::int64_t>& bindings = in.run.concretize.bindings;
   std::vector<report::Finding> out;
-  for (const trace::TilingCandidate& c : trace::findTilings(in.run.contexts, in.modelContexts, in.deps, bindings, in.lineBytes, capacity)) {
-    report::Finding f = tilingFinding(c, first.name, in.lineBytes);
+  for (const trace::TilingCandidate& c : trace::findTilings(in.run.contexts, in.modelContexts, in.deps, bindings, in.lineBytes(), capacity)) {
+    report::Finding f = tilingFinding(c, first.name, in.lineBytes());
     if (!c.notEvaluated.empty()) {
       out.push_back(std::move(f));
       continue;
     }
-    const std::vector<std::vector<std::int64_t>> candidates = trace::tileSizeCandidates(in.run.contexts, c, bindings, in.lineBytes, capacity);
+    const std::vector<std::vector<std::int64_t>> candidates = trace::tileSizeCandidates(in.run.contexts, c, bindings, in.lineBytes(), capacity);
     std::optional<report::Finding> best;
     std::vector<std::int64_t> bestSizes;
     for (const std::vector<std::int64_t>& sizes : candidates) {
@@ -76,10 +70,10 @@ std::vector<report::Finding> tilingFindings(const ReviewInput& in) {
     }
     if (!best) continue;  // no tile size saves anything: nothing to say
     auto [loops, tiles] = tileText(c, bestSizes);
-    auto [chosenLoops, chosenTiles] = tileText(c, candidates.front());
+    const std::string chosenTiles = tileText(c, candidates.front()).second;
     best->message += fmt::format("; tiles of {} by {} simulated best (sized for {}: {} fits half of it in {} lines; half and twice that tried)",
                                  loops, tiles, first.name, chosenTiles,
-                                 trace::tileFootprintLines(in.run.contexts, c, candidates.front(), bindings, in.lineBytes));
+                                 trace::tileFootprintLines(in.run.contexts, c, candidates.front(), bindings, in.lineBytes()));
     if (best->legal.value_or(false))
       best->recommendation = fmt::format("tile loops {} (line {}) by {}: strip-mine each into tiles of that many iterations and move the "
                                          "tile loops outermost",

@@ -261,14 +261,17 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   return run;
 }
 
-std::vector<sim::SimulationResult> simulateVariant(const SimulationRun& run, const trace::Trace& variant,
-                                                   const std::vector<cache::HierarchyConfig>& configs) {
+sim::Program concretizeVariant(const SimulationRun& run, const trace::Trace& variant) {
   // The compiler model plans the variant afresh: its loops are the ones it would compile.
   sim::CompilationPlan plan = sim::planCompilation(variant, run.plan.target, nullptr);
   sim::ConcretizeOptions options = run.concretize;
   options.plan = &plan;
-  sim::Program program = sim::concretize(variant, options);
-  return sim::simulateAll(program, variant.events.size(), configs, run.stream);
+  return sim::concretize(variant, options);
+}
+
+std::vector<sim::SimulationResult> simulateVariant(const SimulationRun& run, const trace::Trace& variant,
+                                                   const std::vector<cache::HierarchyConfig>& configs) {
+  return sim::simulateAll(concretizeVariant(run, variant), variant.events.size(), configs, run.stream);
 }
 
 }  // namespace cats::driver

@@ -69,6 +69,10 @@ struct SimulationRun {
 /// pipeline without its report; `report` shares it).
 SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache::HierarchyConfig>& configs);
 
+/// A transformed copy of run.contexts concretised exactly as "run" was (the compiler model plans
+/// it afresh). Throws as sim::concretize does.
+sim::Program concretizeVariant(const SimulationRun& run, const trace::Trace& variant);
+
 /// A transformed copy of run.contexts (same containers and events, scopes rearranged: what
 /// `review` predicts a fix from) concretised and simulated exactly as "run" was: the same
 /// bindings, branches, placement, compiler target and stream. Throws sim::BindingError and

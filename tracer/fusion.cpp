@@ -100,18 +100,16 @@ void substitute(Scope& s, const GiNaC::exmap& map, const std::string& from, cons
 
 std::vector<FusionCandidate> findFusions(const Trace& contexts, const Trace& modelContexts, const ProgramDependences& deps,
                                          const std::map<std::string, std::int64_t>& bindings) {
-  std::map<std::string, std::size_t> loopsByPlace;
-  for (const Scope& s : contexts.scopes)
-    if (s.kind == ScopeKind::Loop) loopsByPlace.emplace(placeKey(contexts, s.id), s.id);
+  const std::map<std::string, std::size_t> loops = loopsByPlace(contexts);
   std::map<std::size_t, std::string> unknownLoops;  // model loop scope -> why its dependences are unknown
   for (const LoopVerdict& l : deps.loops)
     if (!l.unknown.empty()) unknownLoops.emplace(l.loop.scope, l.unknown);
   const GiNaC::exmap values = bindingValues(contexts, bindings);
   std::vector<FusionCandidate> out;
   for (const FusionVerdict& v : deps.fusion) {
-    auto first = loopsByPlace.find(placeKey(modelContexts, v.first.scope));
-    auto second = loopsByPlace.find(placeKey(modelContexts, v.second.scope));
-    if (first == loopsByPlace.end() || second == loopsByPlace.end()) continue;
+    auto first = loops.find(placeKey(modelContexts, v.first.scope));
+    auto second = loops.find(placeKey(modelContexts, v.second.scope));
+    if (first == loops.end() || second == loops.end()) continue;
     FusionCandidate c;
     c.first = first->second;
     c.second = second->second;

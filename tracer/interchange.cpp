@@ -49,19 +49,12 @@ std::string swapProblem(const Trace& contexts, std::size_t outer, std::size_t in
 
 std::vector<InterchangeCandidate> findInterchanges(const Trace& contexts, const Trace& modelContexts, const ProgramDependences& deps,
                                                    const std::map<std::string, std::int64_t>& bindings, std::int64_t lineBytes) {
-  std::map<std::string, std::size_t> loopsByPlace;
-  for (const Scope& s : contexts.scopes)
-    if (s.kind == ScopeKind::Loop) loopsByPlace.emplace(placeKey(contexts, s.id), s.id);
+  const std::map<std::string, std::size_t> loops = loopsByPlace(contexts);
   const GiNaC::exmap values = bindingValues(contexts, bindings);
   std::vector<InterchangeCandidate> out;
   for (const NestVerdict& nest : deps.nests) {
     if (nest.band.size() < 2 || nest.interchangeLegal.size() + 1 < nest.band.size()) continue;
-    std::vector<std::size_t> band;
-    for (const LoopRef& l : nest.band) {
-      auto found = loopsByPlace.find(placeKey(modelContexts, l.scope));
-      if (found == loopsByPlace.end()) break;
-      band.push_back(found->second);
-    }
+    const std::vector<std::size_t> band = bandIn(modelContexts, nest, loops);
     if (band.size() != nest.band.size()) continue;
     const Scope& innermost = contexts.scopes[band.back()];
     if (innermost.iterator.empty()) continue;

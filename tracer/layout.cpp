@@ -124,6 +124,7 @@ std::pair<std::int64_t, std::int64_t> usedBytes(const Event& e, const Container&
 std::vector<LoopUse> loopUses(const Trace& contexts, const GiNaC::exmap& values) {
   std::vector<LoopUse> uses;
   std::map<std::pair<std::size_t, std::size_t>, std::size_t> at;
+  std::map<std::size_t, double> runs;  // per scope: its executions, shared by the scope's events (a GiNaC evaluation per loop)
   for (const Event& e : contexts.events) {
     if (e.kind != EventKind::Access || e.loopHeader) continue;
     const Container& c = contexts.containers[e.container];
@@ -136,7 +137,9 @@ std::vector<LoopUse> loopUses(const Trace& contexts, const GiNaC::exmap& values)
     if (fresh) uses.push_back({e.container, *loop, 0, 0, {}, {}});
     LoopUse& u = uses[it->second];
     u.stride = std::max<std::int64_t>(u.stride, std::llabs(*stride));
-    u.accesses += executions(contexts, e.scope, values) * static_cast<double>(e.multiplicity);
+    auto [executed, unseen] = runs.try_emplace(e.scope, 0.0);
+    if (unseen) executed->second = executions(contexts, e.scope, values);
+    u.accesses += executed->second * static_cast<double>(e.multiplicity);
     u.intervals.push_back(usedBytes(e, c, *f, values));
     u.fields.insert(f->name);
   }

@@ -1,5 +1,5 @@
-// What the interchange and padding variants both ask of an access: the bound parameters as a
-// substitution, and the bytes its offset moves per iteration of a loop.
+// What the review's variants (interchange, padding, tiling, layout, ...) ask of an access: the
+// bound parameters as a substitution, and the bytes its offset moves per iteration of a loop.
 #pragma once
 
 #include "tracer/trace.hpp"

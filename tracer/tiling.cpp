@@ -166,18 +166,6 @@ std::vector<std::int64_t> extentsOf(const std::vector<std::int64_t>& trips, cons
   return extents;
 }
 
-/* The band's loops matched in "contexts"; empty when one is missing there. */
-std::vector<std::size_t> bandIn(const Trace& contexts, const Trace& modelContexts, const NestVerdict& nest,
-                                const std::map<std::string, std::size_t>& loopsByPlace) {
-  std::vector<std::size_t> band;
-  for (const LoopRef& l : nest.band) {
-    auto found = loopsByPlace.find(placeKey(modelContexts, l.scope));
-    if (found == loopsByPlace.end()) return {};
-    band.push_back(found->second);
-  }
-  return band;
-}
-
 void setLegality(TilingCandidate& c, const NestVerdict& nest) {
   if (!nest.unknown.empty()) {
     c.legality = "the dependences are unknown: " + nest.unknown;
@@ -195,7 +183,7 @@ void setLegality(TilingCandidate& c, const NestVerdict& nest) {
 std::optional<TilingCandidate> lostReuse(const Trace& t, const std::vector<std::size_t>& band, const BandFacts& facts,
                                          std::int64_t lineBytes, std::int64_t capacityLines) {
   for (std::size_t k = band.size() - 1; k-- > 0;) {
-    if (t.scopes[band[k]].iterator.empty() || innerLoopsFollow(t, band, k)) continue;
+    if (innerLoopsFollow(t, band, k)) continue;  // (every band loop has an iterator: factsOf counted its trips)
     std::vector<std::int64_t> extents = facts.trips;
     for (std::size_t m = 0; m <= k; ++m) extents[m] = 1;
     const std::int64_t lines = footprintLines(facts.groups, extents, lineBytes);
@@ -231,17 +219,16 @@ std::optional<TilingCandidate> lostReuse(const Trace& t, const std::vector<std::
 std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& modelContexts, const ProgramDependences& deps,
                                          const std::map<std::string, std::int64_t>& bindings, std::int64_t lineBytes,
                                          std::int64_t capacityBytes) {
-  std::map<std::string, std::size_t> loopsByPlace;
-  for (const Scope& s : contexts.scopes)
-    if (s.kind == ScopeKind::Loop) loopsByPlace.emplace(placeKey(contexts, s.id), s.id);
+  const std::map<std::string, std::size_t> loops = loopsByPlace(contexts);
   const GiNaC::exmap values = bindingValues(contexts, bindings);
   const std::int64_t capacityLines = capacityBytes / std::max<std::int64_t>(lineBytes, 1);
   std::vector<TilingCandidate> out;
   std::set<std::string> reported;  // the bands' places
   for (const NestVerdict& nest : deps.nests) {
     if (nest.band.size() < 2) continue;
-    std::vector<std::size_t> band = bandIn(contexts, modelContexts, nest, loopsByPlace);
+    std::vector<std::size_t> band = bandIn(modelContexts, nest, loops);
     if (band.size() != nest.band.size()) continue;
+    if (reported.count(contexts.scopes[band.front()].loc.str())) continue;  // reported for an earlier calling context: skip the work
     auto facts = factsOf(contexts, band, values, lineBytes);
     if (!facts) continue;
     auto c = lostReuse(contexts, band, *facts, lineBytes, capacityLines);
