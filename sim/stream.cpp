@@ -322,7 +322,7 @@ void AddressStream::endOfBlock() {
       f.block = &loop.header;
       slots_[loop.slot] = f.current;
       startIteration(loop.slot);
-      if (options_.observer) options_.observer->iterationStarted(loop.scope);
+      if (options_.observer) options_.observer->iterationStarted(loop.scope, f.current, f.step, loop.vectorFactor);
       return;
     case Phase::Header:
       f.phase = Phase::Body;
@@ -337,7 +337,7 @@ void AddressStream::endOfBlock() {
       if (--f.remaining > 0) {
         f.phase = Phase::Header;
         f.block = &loop.header;
-        if (options_.observer) options_.observer->iterationStarted(loop.scope);
+        if (options_.observer) options_.observer->iterationStarted(loop.scope, f.current, f.step, loop.vectorFactor);
         if (f.repeats) repeatPoint_ = RepeatPoint{f.entry, frames_.size() - 1, f.remaining};
       } else {
         f.phase = Phase::Final;

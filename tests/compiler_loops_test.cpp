@@ -471,3 +471,35 @@ TEST_CASE("GCC vectorises a loop around a reduction whose accesses do not move w
   }
   if (have(clangTool())) CHECK(agreeWithClang(dreps4, "-O2") == 0);
 }
+
+TEST_CASE("OpenMP parallel loops: each thread's share is not known when compiling; a chunk shorter than a vector stays scalar", "[compiler][loops][openmp]") {
+  if (!have("gcc")) return;
+  auto kernel = [](const std::string& schedule) {
+    return makeCase("double in[20000], out[20000];\nvoid scale(double f) {\n#pragma omp parallel for" + schedule +
+                    "\n  for (int i = 0; i < 20000; i++) out[i] = f * in[i];\n}\n");
+  };
+  Case block = kernel(""), single = kernel(" schedule(static, 1)"), lines = kernel(" schedule(static, 8)");
+  for (Case* c : {&block, &single, &lines}) {
+    // GCC 12 -O2 -fopenmp: "number of iterations cannot be computed"; without OpenMP the trip
+    // count is the constant 20000 again.
+    CHECK(agreeWithGcc(*c, "-O2 -fopenmp") == 0);
+    CHECK(onlyLoop(planFor(*c, "gcc", "-O2")).reason.find("each thread's share") != std::string::npos);
+    CHECK(agreeWithGcc(*c, "-O2 -fno-openmp") == 1);
+  }
+  // -O3 vectorises each thread's share (or chunk) with an epilogue; so does Clang -O2 (2 x 2).
+  CHECK(agreeWithGcc(block, "-O3 -fopenmp") == 1);
+  CHECK(agreeWithGcc(lines, "-O3 -fopenmp") == 1);
+  for (Case* c : {&block, &lines}) {
+    const sim::LoopDecision& d = onlyLoop(planFor(*c, "clang", "-O2 -fopenmp"));
+    CHECK(d.vectorFactor * d.interleave == 4);
+    CHECK(d.scalarEpilogue);
+  }
+  // schedule(static, 1): both compilers vectorise the loop over one chunk, but a chunk of one
+  // iteration only ever runs its scalar epilogue; the model says so.
+  for (const char* compiler : {"gcc", "clang"}) {
+    const sim::LoopDecision& d = onlyLoop(planFor(single, compiler, "-O3 -fopenmp"));
+    INFO(compiler << ": " << d.reason);
+    CHECK(d.vectorFactor == 1);
+    CHECK(d.reason.find("schedule(static, 1) deals chunks of 1 iteration(s)") != std::string::npos);
+  }
+}

@@ -90,11 +90,12 @@ class Cores {
   std::map<std::uint64_t, LineState> lines_;
 };
 
-/* The iteration indices of each thread, in the order the thread runs them. */
-std::vector<std::vector<std::size_t>> dealt(std::size_t iterations, const CoherenceOptions& options) {
+/* The positions in "run" of each thread's iterations, in the order the thread runs them. */
+std::vector<std::vector<std::size_t>> dealt(const std::vector<Iteration>& run, const CoherenceOptions& options) {
+  std::int64_t sourceIterations = 0;
+  for (const Iteration& it : run) sourceIterations = std::max(sourceIterations, it.first + it.count);
   std::vector<std::vector<std::size_t>> perThread(options.threads);
-  for (std::size_t k = 0; k < iterations; ++k)
-    perThread[ownerThread(static_cast<std::int64_t>(k), static_cast<std::int64_t>(iterations), options)].push_back(k);
+  for (std::size_t k = 0; k < run.size(); ++k) perThread[ownerThread(run[k].first, sourceIterations, options)].push_back(k);
   return perThread;
 }
 
@@ -110,13 +111,13 @@ std::uint32_t ownerThread(std::int64_t index, std::int64_t iterations, const Coh
 CoherenceStats simulateCoherence(const std::vector<std::vector<Iteration>>& runs, const CoherenceOptions& options) {
   Cores cores(options);
   for (const std::vector<Iteration>& run : runs) {
-    const std::vector<std::vector<std::size_t>> perThread = dealt(run.size(), options);
+    const std::vector<std::vector<std::size_t>> perThread = dealt(run, options);
     std::size_t rounds = 0;
     for (const auto& mine : perThread) rounds = std::max(rounds, mine.size());
     for (std::size_t r = 0; r < rounds; ++r)
       for (std::uint32_t t = 0; t < options.threads; ++t)
         if (r < perThread[t].size())
-          for (const CoherenceAccess& a : run[perThread[t][r]]) cores.access(t, a);
+          for (const CoherenceAccess& a : run[perThread[t][r]].accesses) cores.access(t, a);
   }
   return cores.stats();
 }

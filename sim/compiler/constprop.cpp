@@ -99,13 +99,18 @@ void CompileTimeValues::propagateConstants(const CompilerTarget& target, std::ve
   }
 }
 
-std::vector<LoopDecision> decideTrips(const CallSites& sites, const CompileTimeValues& values) {
+std::vector<LoopDecision> decideTrips(const CallSites& sites, const CompileTimeValues& values, const CompilerTarget& target) {
   std::vector<LoopDecision> loops;
   for (const trace::Scope& s : sites.contexts.scopes) {
     if (s.kind != trace::ScopeKind::Loop) continue;
     LoopDecision d;
     d.scope = s.id;
-    if (s.iterator.empty()) {
+    if (s.parallel && target.openmp) {
+      // The OpenMP lowering turns the loop into one over this thread's share (or chunk), whose
+      // bounds come from omp_get_num_threads() and the thread number: GCC 12 -O2 then reports
+      // "number of iterations cannot be computed".
+      d.tripsReason = "an OpenMP parallel loop: each thread's share of the iterations is computed at run time";
+    } else if (s.iterator.empty()) {
       d.tripsReason = "the loop's trip count is not an expression the analysis follows";
     } else if (!s.summary) {
       d.constantTrips = s.staticBounds;

@@ -42,7 +42,9 @@ class CompileTimeValues {
   bool propagates(const CompilerTarget& target, const std::string& function) const;
 };
 
-/// One decision per Loop scope of sites.contexts: constantTrips and tripsReason.
-std::vector<LoopDecision> decideTrips(const CallSites& sites, const CompileTimeValues& values);
+/// One decision per Loop scope of sites.contexts: constantTrips and tripsReason. An OpenMP
+/// parallel loop's trips are never constant (each thread's share is computed at run time)
+/// unless "target" ignores the pragmas.
+std::vector<LoopDecision> decideTrips(const CallSites& sites, const CompileTimeValues& values, const CompilerTarget& target);
 
 }  // namespace cats::sim::compiler

@@ -457,6 +457,7 @@ class LoopDecider {
       d.inOrderReduction = true;
     }
     if (!chooseWidth(d, shape, f, veryCheap)) return;
+    if (auto chunk = chunkTooShort(loop, d)) return setReason(d, "not vectorised: " + *chunk);
     d.vectorLoads = d.inOrderReduction && combinesLoads(shape);
     d.slp = shape.group > 1;
     for (std::size_t e : shape.merged)
@@ -467,6 +468,19 @@ class LoopDecider {
                (d.inOrderReduction ? (d.vectorLoads ? "; the floating-point reduction stays in order, its loads combined in vectors first"
                                                     : "; the floating-point reduction stays in order, so its loads stay scalar")
                                    : "");
+  }
+
+  /* schedule(static, c) deals chunks of c iterations: the compilers vectorise the loop over one
+     chunk, so a chunk shorter than a vector iteration runs in the scalar epilogue. A longer chunk
+     that is not a multiple of it runs partly scalar; the model takes it all scalar there
+     (approximate), so that vector iterations never cross the chunks the threads are dealt. */
+  std::optional<std::string> chunkTooShort(std::size_t loop, const LoopDecision& d) const {
+    const trace::Scope& s = trace_.scopes[loop];
+    const std::int64_t perVector = std::int64_t{d.vectorFactor} * d.interleave;
+    if (!s.parallel || !target().openmp || s.scheduleChunk <= 0 || perVector <= 1 || s.scheduleChunk % perVector == 0) return std::nullopt;
+    return "schedule(static, " + std::to_string(s.scheduleChunk) + ") deals chunks of " + std::to_string(s.scheduleChunk) +
+           " iteration(s), not a multiple of the " + std::to_string(perVector) + " a vector iteration does (taken as scalar" +
+           (s.scheduleChunk > perVector ? ", approximately: the compiler vectorises most of each chunk)" : ": each chunk runs in the scalar epilogue)");
   }
 
   static void setReason(LoopDecision& d, std::string why) {

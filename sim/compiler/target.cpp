@@ -28,6 +28,7 @@ std::string CompilerTarget::label() const {
   if (!inlining) text += " -fno-inline";
   if (!vectorize) text += compiler == CompilerKind::Gcc ? " -fno-tree-vectorize" : " -fno-vectorize";
   if (!distributePatterns) text += " -fno-tree-loop-distribute-patterns";
+  if (!openmp) text += " -fno-openmp";
   return text;
 }
 
@@ -84,6 +85,8 @@ std::variant<CompilerTarget, std::string> parseCompilerTarget(const std::string&
     else if (flag == "-fno-inline") t.inlining = false;
     else if (flag == "-fno-tree-vectorize" || flag == "-fno-vectorize") t.vectorize = false;
     else if (flag == "-fno-tree-loop-distribute-patterns") t.distributePatterns = false;
+    else if (flag == "-fopenmp" || flag.rfind("-fopenmp=", 0) == 0) t.openmp = true;
+    else if (flag == "-fno-openmp") t.openmp = false;
     else t.ignoredFlags.push_back(flag);
     if (error) return *error;
   }

@@ -27,7 +27,7 @@ CompilerView viewOfCompiler(const trace::Trace& contexts, const CompilerTarget& 
   view.calls = decideInlining(sites, target);
   CompileTimeValues values(sites, view.calls);
   values.propagateConstants(target, view.calls);
-  view.loops = decideTrips(sites, values);
+  view.loops = decideTrips(sites, values, target);
   viewAliases(contexts, target, view);
   return view;
 }

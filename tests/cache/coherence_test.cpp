@@ -14,7 +14,7 @@ namespace {
 template <typename Address>
 std::vector<std::vector<Iteration>> writes(std::int64_t n, std::uint32_t bytes, Address address) {
   std::vector<Iteration> run;
-  for (std::int64_t k = 0; k < n; ++k) run.push_back({CoherenceAccess{address(k), bytes, static_cast<std::uint32_t>(k % 2), true}});
+  for (std::int64_t k = 0; k < n; ++k) run.push_back(Iteration{k, 1, {CoherenceAccess{address(k), bytes, static_cast<std::uint32_t>(k % 2), true}}});
   return {run};
 }
 
@@ -77,11 +77,28 @@ TEST_CASE("coherence: threads writing the same bytes share truly, not falsely", 
 
 TEST_CASE("coherence: reads of a line nobody writes and a single thread miss nothing", "[cache][coherence]") {
   std::vector<Iteration> run;
-  for (std::uint64_t k = 0; k < 8; ++k) run.push_back({CoherenceAccess{0, 8, 0, false}, CoherenceAccess{64 + 8 * k, 8, 1, true}});
+  for (std::int64_t k = 0; k < 8; ++k)
+    run.push_back(Iteration{k, 1, {CoherenceAccess{0, 8, 0, false}, CoherenceAccess{64 + 8 * static_cast<std::uint64_t>(k), 8, 1, true}}});
   CHECK(simulateCoherence({run}, {4, 1, 64}).coherenceMisses == 4);  // line 1: each core's second write after the others'
   CHECK(simulateCoherence({run}, {1, 1, 64}).coherenceMisses == 0);
   // An access straddling two lines touches both.
-  CoherenceStats straddle = simulateCoherence({{{CoherenceAccess{60, 8, 0, true}}, {CoherenceAccess{56, 16, 1, true}}}}, {2, 1, 64});
+  CoherenceStats straddle = simulateCoherence({{Iteration{0, 1, {CoherenceAccess{60, 8, 0, true}}}, Iteration{1, 1, {CoherenceAccess{56, 16, 1, true}}}}}, {2, 1, 64});
   CHECK(straddle.sharedLines == 2);
   CHECK(straddle.falselySharedLines == 0);  // bytes 60..67 written by both
+}
+
+TEST_CASE("coherence: a vector iteration is dealt by its first source iteration", "[cache][coherence]") {
+  // 16 doubles written by 8 vector iterations of 2 (16 bytes each), schedule(static, 2) on 2
+  // threads: source iterations 0-1, 4-5, ... go to thread 0, so vector iterations alternate and
+  // each 64-byte line (4 vector iterations) is written by both threads: 2 lines falsely shared.
+  std::vector<Iteration> run;
+  for (std::int64_t k = 0; k < 8; ++k) run.push_back(Iteration{2 * k, 2, {CoherenceAccess{16 * static_cast<std::uint64_t>(k), 16, 0, true}}});
+  CoherenceStats pairs = simulateCoherence({run}, {2, 2, 64});
+  CHECK(pairs.falselySharedLines == 2);
+  // Chunks of 8 source iterations (4 vector iterations, one line) share nothing.
+  CHECK(simulateCoherence({run}, {2, 8, 64}).coherenceMisses == 0);
+  // A block schedule counts source iterations: 16 on 2 threads, 8 each, one line apart... the
+  // last two vector iterations of thread 0 and the first of thread 1 are in different lines.
+  CoherenceStats blocks = simulateCoherence({run}, {2, 0, 64});
+  CHECK(blocks.sharedLines == 0);
 }

@@ -29,6 +29,7 @@ struct CompilerTarget {
   bool inlining = true;         // -fno-inline turns it off
   bool vectorize = true;        // -fno-tree-vectorize (GCC), -fno-vectorize (Clang) turn it off
   bool distributePatterns = true;  // -fno-tree-loop-distribute-patterns: no memset/memcpy for loops
+  bool openmp = true;           // OpenMP pragmas honoured, as the frontend reads them (-fopenmp); -fno-openmp ignores them
   std::string march = "x86-64";
   std::vector<std::string> ignoredFlags;  // flags of --cflags the model does not know
   std::string label() const;    // "gcc -O2", "clang -O3 -march=x86-64-v3 -fno-inline"

@@ -34,9 +34,13 @@ class StreamObserver {
   /// iteration) or ends.
   virtual void entered(std::size_t scope) = 0;
   virtual void exited(std::size_t scope) = 0;
-  /// An iteration of the Loop scope "scope" starts (before its header's accesses); the per-thread
-  /// streams of a parallel loop (sim/parallel_loop.hpp) are cut there. Most observers ignore it.
-  virtual void iterationStarted(std::size_t scope) { (void)scope; }
+  /// An iteration of the Loop scope "scope" starts (before its header's accesses), with the
+  /// iterator at "iterator", moving by "step" per iteration and doing "width" source iterations
+  /// (a vectorised loop's vector factor); the per-thread streams of a parallel loop
+  /// (sim/parallel_loop.hpp) are cut there. Most observers ignore it.
+  virtual void iterationStarted(std::size_t scope, std::int64_t iterator, std::int64_t step, int width) {
+    (void)scope, (void)iterator, (void)step, (void)width;
+  }
 };
 
 struct StreamOptions {

@@ -18,8 +18,13 @@ struct CoherenceAccess {
   bool write = false;
 };
 
-/// The accesses of one iteration of the parallel loop, in program order.
-using Iteration = std::vector<CoherenceAccess>;
+/// One iteration of the parallel loop as the program runs it: a vectorised loop's iteration does
+/// "count" source iterations from "first" (0-based in the entry); its accesses in program order.
+struct Iteration {
+  std::int64_t first = 0;
+  std::int64_t count = 1;
+  std::vector<CoherenceAccess> accesses;
+};
 
 struct CoherenceOptions {
   std::uint32_t threads = 4;
@@ -43,8 +48,9 @@ struct CoherenceStats {
 std::uint32_t ownerThread(std::int64_t index, std::int64_t iterations, const CoherenceOptions& options);
 
 /// Replays "runs" (each an entry of the parallel loop: its iterations in order; the caches
-/// persist from one entry to the next) on options.threads cores. Round r runs, for each thread
-/// in turn, that thread's r-th iteration of the entry.
+/// persist from one entry to the next) on options.threads cores. An iteration belongs to the
+/// thread of its first source iteration. Round r runs, for each thread in turn, that thread's
+/// r-th iteration of the entry.
 CoherenceStats simulateCoherence(const std::vector<std::vector<Iteration>>& runs, const CoherenceOptions& options);
 
 }  // namespace cats::cache
