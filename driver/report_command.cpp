@@ -71,12 +71,13 @@ std::string commandLine(const ReportArgs& args) {
 
 /* The design review of "run" (docs/review.md) with the hierarchy "config" but none of the page's
    statistics (a variant is compared by its misses only); none when a variant cannot be simulated. */
-std::optional<std::vector<report::Finding>> reviewOf(const SimulationRun& run, const DependenceAnalysis& analysis,
+std::optional<std::vector<report::Finding>> reviewOf(const SourceArgs& sources, const SimulationRun& run, const DependenceAnalysis& analysis,
                                                      const cache::HierarchyConfig& config) {
   cache::HierarchyConfig plain = config;
   plain.classifyMisses = plain.countSetMisses = plain.trackFillers = false;
   const std::vector<cache::HierarchyConfig> configs{plain};
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs};
+  const std::optional<SizeModel> sizes = sizeModelOf(sources, *analysis.contexts, plain, run.concretize.bindings);
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, 4, sizes ? &*sizes : nullptr};
   try {
     return reviewFindings(input);
   } catch (const std::exception& e) {  // sim::BindingError, sim::OptionError: the page goes on without the section
@@ -108,7 +109,7 @@ int runReport(const ReportArgs& args) {
   DependenceAnalysis analysis = analyseDependences(args.simulation.sources, true);
   const trace::ProgramDependences& deps = analysis.dependences;
   std::optional<std::vector<report::Finding>> findings;
-  if (args.review && analysis.contexts) findings = reviewOf(run, analysis, configs.front());
+  if (args.review && analysis.contexts) findings = reviewOf(args.simulation.sources, run, analysis, configs.front());
   report::SimulationObservations observations =
       report::observationsOf({run.contexts, run.results.front(), configs.front(), run.concretize.model, &run.plan, false, true});
   report::HtmlReportInput input{*run.summaries, run.contexts, run.program, run.results.front(), configs.front(), &run.plan, &deps,

@@ -56,7 +56,8 @@ ProgramReview reviewProgram(const SimulateArgs& simulation, const std::vector<ca
     out.exitCode = analysis.exitCode;
     return out;
   }
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, threads};
+  const std::optional<SizeModel> sizes = sizeModelOf(simulation.sources, *analysis.contexts, configs.front(), run.concretize.bindings);
+  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, threads, sizes ? &*sizes : nullptr};
   try {
     out.findings = reviewFindings(input);
   } catch (const sim::BindingError& e) {

@@ -8,15 +8,23 @@
 
 #include "reports/review.hpp"
 #include "cache/config.hpp"
+#include "sim/miss_model.hpp"
 #include "tracer/dependences.hpp"
 #include "tracer/trace.hpp"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace cats::driver {
+
+/// The program traced with its parameters free (the formulas of the size) and its miss model.
+struct SizeModel {
+  trace::Trace contexts;  // the calling contexts of the polyhedral model
+  sim::MissModel misses;
+};
 
 /// What every finder reads: the program as simulated, its dependences and the one hierarchy.
 struct ReviewInput {
@@ -25,6 +33,7 @@ struct ReviewInput {
   const trace::ProgramDependences& deps;             // computed on modelContexts
   const std::vector<cache::HierarchyConfig>& configs;  // exactly one
   std::uint32_t threads = 4;                         // --threads: the cores a parallel loop runs on (false sharing)
+  const SizeModel* sizes = nullptr;           // when a size is a parameter (sizeModelOf)
 
   std::int64_t lineBytes() const { return configs.front().levels.front().lineBytes; }
   std::uint64_t sets() const { return cache::geometryOf(configs.front().levels.front()).sets; }
@@ -44,6 +53,22 @@ bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& 
 /// predictGain() that also fills f.accesses (first-level accesses before and after): whether
 /// the variant has fewer first-level misses or fewer first-level accesses than the program.
 bool predictAccessGain(report::Finding& f, const ReviewInput& in, const trace::Trace& variant);
+
+/// The size model of "sources" for "config" when a value of "bindings" binds a parameter of
+/// "boundContexts" (a size the formulas can follow; a macro is a number by then); none
+/// otherwise, or when the sources cannot be modelled.
+std::optional<SizeModel> sizeModelOf(SourceArgs sources, const trace::Trace& boundContexts, const cache::HierarchyConfig& config,
+                                     const std::map<std::string, std::int64_t>& bindings);
+/// Where the first level stops holding the reuse of "container" as a parameter grows (layer
+/// conditions, up to four times its bound value): sentences for Finding::sizes; none without
+/// in.sizes.
+std::vector<std::string> capacitySizes(const ReviewInput& in, const std::string& container);
+/// The sizes near the bound ones (half to twice) where the reuse of "container" maps to too few
+/// sets of the first level: a sentence per parameter.
+std::vector<std::string> resonanceSizes(const ReviewInput& in, const std::string& container);
+/// The bytes access "event" of in.run.contexts moves per iteration of "loop" as a formula of the
+/// parameters ("8*n"), when it is one: a sentence.
+std::vector<std::string> strideSizes(const ReviewInput& in, const trace::Event& event, const trace::Scope& loop);
 
 using ReviewFinder = std::vector<report::Finding> (*)(const ReviewInput&);
 

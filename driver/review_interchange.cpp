@@ -13,10 +13,11 @@ namespace cats::driver {
 
 namespace {
 
-report::Finding interchangeFinding(const trace::InterchangeCandidate& c) {
+report::Finding interchangeFinding(const ReviewInput& in, const trace::InterchangeCandidate& c) {
   report::Finding f = findingAt("interchange", c.function, c.loc);
   f.message = fmt::format("loop {} walks '{}' ({}) {} bytes per iteration; with loop {} innermost it moves {} bytes", c.innerIterator,
                           c.container, c.access, c.strideBefore, c.outerIterator, c.strideAfter);
+  f.sizes = strideSizes(in, in.run.contexts.events[c.event], in.run.contexts.scopes[c.inner]);
   appendVerdict(f, c.legal, c.legality, c.notEvaluated);
   return f;
 }
@@ -35,7 +36,7 @@ std::vector<report::Finding> interchangeFindings(const ReviewInput& in) {
   std::vector<report::Finding> out;
   std::map<std::string, std::size_t> byLoop;  // the loop's place -> its finding in "out"
   for (const trace::InterchangeCandidate& c : candidates) {
-    report::Finding f = interchangeFinding(c);
+    report::Finding f = interchangeFinding(in, c);
     if (c.notEvaluated.empty()) {
       if (!predictGain(f, in, *trace::interchanged(in.run.contexts, c.outer, c.inner))) continue;  // no gain: nothing to say
       if (c.legal.value_or(false)) {

@@ -25,6 +25,7 @@ std::vector<report::Finding> paddingFindings(const ReviewInput& in) {
       continue;
     }
     f.legal = true;
+    f.sizes = resonanceSizes(in, c.name);
     if (!predictGain(f, in, *trace::padded(in.run.contexts, c.container, c.padElements))) continue;  // no gain: nothing to say
     f.recommendation = fmt::format("pad each row of '{}' by one cache line: {} more elements in its last dimension (unless code relies on "
                                    "the row length, as sizeof or pointer arithmetic across rows would)",

@@ -74,6 +74,7 @@ std::vector<report::Finding> tilingFindings(const ReviewInput& in) {
     best->message += fmt::format("; tiles of {} by {} simulated best (sized for {}: {} fits half of it in {} lines; half and twice that tried)",
                                  loops, tiles, first.name, chosenTiles,
                                  trace::tileFootprintLines(in.run.contexts, c, candidates.front(), bindings, in.lineBytes()));
+    best->sizes = capacitySizes(in, c.container);
     if (best->legal.value_or(false))
       best->recommendation = fmt::format("tile loops {} (line {}) by {}: strip-mine each into tiles of that many iterations and move the "
                                          "tile loops outermost",

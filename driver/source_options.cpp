@@ -200,7 +200,8 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   if (auto problem = parseBindings(args, options, outcome.bindings)) return usageError(*problem);
   trace::TracerOptions tracerOptions;
   tracerOptions.entries = args.entries;
-  for (const auto& [name, value] : outcome.bindings) tracerOptions.bindings[name] = std::to_string(value);
+  if (!args.freeParameters)
+    for (const auto& [name, value] : outcome.bindings) tracerOptions.bindings[name] = std::to_string(value);
   DiagnosticStream stream(args.quiet);
   options.onDiagnostic = [&](const ir::Diagnostic& d) { stream.print(d); };
   options.onUnit = [&](std::size_t index, std::size_t total, const std::string& file) { stream.progress(index, total, file); };

@@ -26,6 +26,7 @@ struct SourceArgs {
   bool localScalars = false;  // set by commands (deps), not an option: frontend::Options::traceLocalScalars
   bool stackSlots = false;    // set by simulate at -O0, not an option: frontend::Options::stackSlots
   bool gccStackCode = false;  // with stackSlots, for GCC: frontend::Options::gccStackCode
+  bool freeParameters = false;  // not an option: the trace keeps every parameter a symbol (-D and --param only define macros then)
   bool quiet = false;  // not an option: print no diagnostics and no progress (scale reads the sources again per point)
 };
 

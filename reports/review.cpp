@@ -42,6 +42,7 @@ std::string reviewText(const std::vector<Finding>& findings) {
   std::string out = fmt::format("review: {} finding{}\n", findings.size(), findings.size() == 1 ? "" : "s");
   for (const Finding& f : findings) {
     out += fmt::format("\n{}:{}: {} in {}(): {}\n", f.file, f.line, f.kind, f.function, f.message);
+    for (const std::string& sentence : f.sizes) out += fmt::format("  as the size grows: {}\n", sentence);
     out += fmt::format("  legal: {}\n", f.legal ? (*f.legal ? "yes" : "no") : "unknown");
     if (f.predicted.empty()) out += "  predicted: not evaluated\n";
     for (const PredictedMisses& p : f.predicted)
@@ -60,6 +61,7 @@ std::string reviewJson(const std::vector<Finding>& findings) {
   for (const Finding& f : findings) {
     ordered_json item = {{"kind", f.kind}, {"function", f.function}, {"file", f.file}, {"line", f.line},
                          {"message", f.message}, {"recommendation", f.recommendation}};
+    if (!f.sizes.empty()) item["sizes"] = f.sizes;  // optional (version 1 readers ignore it)
     item["legal"] = f.legal ? ordered_json(*f.legal) : ordered_json(nullptr);
     if (f.predicted.empty()) item["predicted"] = nullptr;
     else item["predicted"] = {{"level", f.predicted.front().level}, {"before", f.predicted.front().before}, {"after", f.predicted.front().after}};

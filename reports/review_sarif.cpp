@@ -55,6 +55,7 @@ ordered_json resultJson(const Finding& f, std::size_t ruleIndex) {
                          {"locations", ordered_json::array({location})}};
   ordered_json properties = ordered_json::object();
   properties["legal"] = f.legal ? ordered_json(*f.legal) : ordered_json(nullptr);
+  if (!f.sizes.empty()) properties["sizes"] = f.sizes;
   ordered_json predicted = ordered_json::array();
   for (const PredictedMisses& p : f.predicted) predicted.push_back({{"level", p.level}, {"before", p.before}, {"after", p.after}});
   properties["predicted"] = predicted;

@@ -2,7 +2,7 @@
 // (tracer/false_sharing.hpp).
 #include "tracer/false_sharing.hpp"
 
-#include "strides.hpp"
+#include "tracer/strides.hpp"
 
 #include <algorithm>
 

@@ -1,7 +1,7 @@
 #include "tracer/interchange.hpp"
 
 #include "band.hpp"
-#include "strides.hpp"
+#include "tracer/strides.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -85,6 +85,7 @@ std::vector<InterchangeCandidate> findInterchanges(const Trace& contexts, const 
       c.innerIterator = nest.band.back().iterator;
       c.container = contexts.containers[worst->container].name;
       c.access = worst->text;
+      c.event = static_cast<std::size_t>(worst - contexts.events.data());
       c.strideBefore = worstStride;
       c.strideAfter = std::llabs(*after);
       Legality legality = legalityOf(nest, k);

@@ -1,7 +1,7 @@
 #include "tracer/layout.hpp"
 
 #include "element_index.hpp"
-#include "strides.hpp"
+#include "tracer/strides.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 #include "tracer/padding.hpp"
 
 #include "element_index.hpp"
-#include "strides.hpp"
+#include "tracer/strides.hpp"
 
 #include <cstdlib>
 #include <numeric>

@@ -1,7 +1,7 @@
 #include "tracer/tiling.hpp"
 
 #include "band.hpp"
-#include "strides.hpp"
+#include "tracer/strides.hpp"
 
 #include <algorithm>
 #include <cstdlib>

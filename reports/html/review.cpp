@@ -30,6 +30,7 @@ std::string gainBars(const PredictedMisses& p) {
 std::string row(const Finding& f) {
   std::string out = fmt::format("<tr><td>{}</td><td data-v=\"{}:{:08}\"><code>{}:{}</code><br><span class=\"loc\">{}()</span></td><td>{}",
                                 escape(f.kind), escape(f.file), f.line, escape(f.file), f.line, escape(f.function), escape(f.message));
+  for (const std::string& sentence : f.sizes) out += fmt::format("<br><i>As the size grows:</i> {}", escape(sentence));
   if (!f.recommendation.empty()) out += fmt::format("<br><b>Recommendation:</b> {}", escape(f.recommendation));
   out += fmt::format("</td><td>{}</td>", legalText(f.legal));
   if (f.predicted.empty()) return out + "<td class=\"num\" data-v=\"-1\">not evaluated</td><td></td></tr>\n";

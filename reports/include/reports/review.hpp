@@ -49,6 +49,9 @@ struct Finding {
   std::optional<PredictedMisses> accesses = std::nullopt;
   /// The simple source patch of a recommended finding, when its kind has one.
   std::optional<SourceFix> fix = std::nullopt;
+  /// The problem as a function of the size, where the sizes are parameters of the model and
+  /// the formulas decide it: sentences on the layer conditions and resonances (docs/review.md).
+  std::vector<std::string> sizes = {};
   /// The D1 gain in percent, none when not evaluated: of misses, or the larger of the miss
   /// and access gains when "accesses" is known (what --min-gain and the order use).
   std::optional<double> gainPercent() const;

@@ -23,6 +23,7 @@ struct InterchangeCandidate {
   std::string outerIterator, innerIterator;
   std::string container;             // the access walked with the largest stride
   std::string access;                // its text
+  std::size_t event = 0;             // that access (an event of contexts)
   std::int64_t strideBefore = 0;     // bytes per iteration of the innermost loop, now
   std::int64_t strideAfter = 0;      // bytes per iteration of the loop that would be innermost
   std::optional<bool> legal;         // the dependences' verdict; none: the model cannot tell

@@ -28,4 +28,16 @@ inline std::optional<std::int64_t> strideOver(const Trace& t, const Event& e, co
   return sym::toInteger((e.offset.subs(next) - e.offset).subs(values).expand());
 }
 
+/// The stride of strideOver() before any value is bound, printed ("8*n"), when it is an
+/// expression of the parameters rather than a number; empty otherwise.
+inline std::string strideFormula(const Trace& t, const Event& e, const Scope& loop) {
+  auto it = t.context.find(loop.iterator);
+  if (!it) return {};
+  const sym::Expr stride = (e.offset.subs(GiNaC::exmap{{*it, *it + loop.step}}) - e.offset).expand();
+  if (sym::toInteger(stride)) return {};
+  for (sym::SymbolKind other : {sym::SymbolKind::Iterator, sym::SymbolKind::Container, sym::SymbolKind::Unknown})
+    if (!sym::symbolsOfKind(stride, t.context, other).empty()) return {};
+  return sym::print(stride);
+}
+
 }  // namespace cats::trace
