@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
+#include <map>
 
 namespace cats::driver {
 
@@ -30,19 +32,40 @@ std::string scheduleText(std::int64_t chunk) { return chunk > 0 ? fmt::format("s
 /* "value" rounded up to a multiple of "unit". */
 std::int64_t roundUp(std::int64_t value, std::int64_t unit) { return (std::max<std::int64_t>(value, 1) + unit - 1) / unit * unit; }
 
-/* The fixed trace and loop for the falsely shared write "write", with the recommendation, or
-   why there is none. */
+/* "more" added to "into": the entries of one source loop in several calling contexts (each
+   replayed on its own; the caches do not carry over from one to the next). */
+void add(cache::CoherenceStats& into, const cache::CoherenceStats& more) {
+  into.coherenceMisses += more.coherenceMisses;
+  into.sharedLines += more.sharedLines;
+  into.falselySharedLines += more.falselySharedLines;
+  into.falseSharingMisses += more.falseSharingMisses;
+  std::vector<std::uint32_t> tags;
+  std::set_union(into.falseSharingTags.begin(), into.falseSharingTags.end(), more.falseSharingTags.begin(), more.falseSharingTags.end(),
+                 std::back_inserter(tags));
+  into.falseSharingTags = std::move(tags);
+}
+
+/* The coherence statistics of the loops "group" (one source loop, every calling context) of "variant". */
+cache::CoherenceStats coherenceOf(const ReviewInput& in, const trace::Trace& variant, const std::vector<trace::ParallelLoop>& group) {
+  cache::CoherenceStats sum;
+  for (const trace::ParallelLoop& loop : group) add(sum, coherenceOf(in, variant, loop));
+  return sum;
+}
+
+/* The fixed trace and loops for the falsely shared write "write" of the loops "group", with the
+   recommendation, or why there is none. */
 struct Fix {
   std::optional<trace::Trace> variant;
-  trace::ParallelLoop loop;
+  std::vector<trace::ParallelLoop> loops;
   std::string recommendation;
   std::string notEvaluated;
 };
 
-Fix fixFor(const ReviewInput& in, const trace::ParallelLoop& loop, const trace::Event& write) {
+Fix fixFor(const ReviewInput& in, const std::vector<trace::ParallelLoop>& group, const trace::Event& write) {
   const trace::Trace& contexts = in.run.contexts;
   const trace::Container& c = contexts.containers[write.container];
-  Fix fix{std::nullopt, loop, {}, {}};
+  const trace::ParallelLoop& loop = group.front();
+  Fix fix{std::nullopt, group, {}, {}};
   if (trace::indexedByThread(contexts, write.container)) {
     const std::int64_t factor = std::max<std::int64_t>(1, in.lineBytes() / std::max<std::int64_t>(c.elementBytes, 1));
     fix.variant = trace::threadDataSpread(contexts, write.container, factor, &fix.notEvaluated);
@@ -53,24 +76,42 @@ Fix fixFor(const ReviewInput& in, const trace::ParallelLoop& loop, const trace::
   }
   const std::int64_t lineElements = std::max<std::int64_t>(1, in.lineBytes() / std::max<std::int64_t>(write.bytes, 1));
   const std::int64_t threads = in.threads;
-  fix.loop.chunk = roundUp(loop.chunk > 0 ? loop.chunk : (loop.trips + threads - 1) / threads, lineElements);
-  fix.variant = trace::rescheduled(contexts, loop.scope, fix.loop.chunk);
+  const std::int64_t chunk = roundUp(loop.chunk > 0 ? loop.chunk : (loop.trips + threads - 1) / threads, lineElements);
+  fix.variant = contexts;
+  for (trace::ParallelLoop& l : fix.loops) {
+    l.chunk = chunk;
+    fix.variant = trace::rescheduled(*fix.variant, l.scope, chunk);
+  }
   fix.recommendation = fmt::format("deal whole cache lines to each thread: {} on the loop at line {} (a multiple of the {} elements of a "
                                    "{}-byte line; '{}' should start on a line boundary)",
-                                   scheduleText(fix.loop.chunk), loop.loc.line, lineElements, in.lineBytes(), c.name);
+                                   scheduleText(chunk), loop.loc.line, lineElements, in.lineBytes(), c.name);
   return fix;
+}
+
+/* The static parallel loops of "contexts" by source loop, every calling context of one together. */
+std::vector<std::vector<trace::ParallelLoop>> parallelLoopsBySource(const ReviewInput& in) {
+  std::vector<std::vector<trace::ParallelLoop>> groups;
+  std::map<std::string, std::size_t> byPlace;
+  for (trace::ParallelLoop& loop : trace::parallelLoops(in.run.contexts, in.run.concretize.bindings)) {
+    auto [found, isNew] = byPlace.try_emplace(loop.loc.str(), groups.size());
+    if (isNew) groups.emplace_back();
+    groups[found->second].push_back(std::move(loop));
+  }
+  return groups;
 }
 
 }  // namespace
 
-/* Each static parallel loop replayed on the cores; a finding where threads miss on lines whose
-   bytes they write apart, kept when the fixed variant has fewer coherence misses (or could not be
-   evaluated). The fix reorders no iteration's work, so it is legal. */
+/* Each static parallel loop (every calling context of it together) replayed on the cores; a
+   finding where threads miss on lines whose bytes they write apart, kept when the fixed variant
+   has fewer coherence misses (or could not be evaluated). The fix reorders no iteration's work,
+   so it is legal. */
 std::vector<report::Finding> falseSharingFindings(const ReviewInput& in) {
   std::vector<report::Finding> out;
   if (in.threads < 2) return out;
-  for (const trace::ParallelLoop& loop : trace::parallelLoops(in.run.contexts, in.run.concretize.bindings)) {
-    const cache::CoherenceStats before = coherenceOf(in, in.run.contexts, loop);
+  for (const std::vector<trace::ParallelLoop>& group : parallelLoopsBySource(in)) {
+    const trace::ParallelLoop& loop = group.front();
+    const cache::CoherenceStats before = coherenceOf(in, in.run.contexts, group);
     if (before.falseSharingMisses == 0 || before.falseSharingTags.empty()) continue;
     const trace::Event& write = in.run.contexts.events[before.falseSharingTags.front()];
     const std::string& name = in.run.contexts.containers[write.container].name;
@@ -79,14 +120,15 @@ std::vector<report::Finding> falseSharingFindings(const ReviewInput& in) {
                             "{} line(s) falsely shared, {} coherence misses",
                             in.threads, loop.loc.line, scheduleText(loop.chunk), name, write.text, before.falselySharedLines,
                             before.falseSharingMisses);
-    Fix fix = fixFor(in, loop, write);
+    if (group.size() > 1) f.message += fmt::format(" (the loop runs in {} calling contexts: lines and misses counted in each)", group.size());
+    Fix fix = fixFor(in, group, write);
     if (!fix.variant) {
       f.message += fmt::format("; not evaluated: {}", fix.notEvaluated);
       out.push_back(std::move(f));
       continue;
     }
     f.legal = true;
-    const cache::CoherenceStats after = coherenceOf(in, *fix.variant, fix.loop);
+    const cache::CoherenceStats after = coherenceOf(in, *fix.variant, fix.loops);
     if (after.coherenceMisses >= before.coherenceMisses) continue;  // the fix buys nothing: nothing to say (and nothing to simulate)
     predictGain(f, in, *fix.variant);
     f.predicted.insert(f.predicted.begin(), report::PredictedMisses{"coherence", before.coherenceMisses, after.coherenceMisses});

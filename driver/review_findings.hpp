@@ -47,6 +47,42 @@ void appendVerdict(report::Finding& f, const std::optional<bool>& legal, const s
 /// 'a', 'b', 'c'.
 std::string quotedList(const std::vector<std::string>& names);
 
+/// Candidates of the same source loops reached through several calling contexts (equal
+/// "keyOf"), in the order of their first member: a fix of the source changes every one, so
+/// the variant transforms them all and the verdict is theirs together.
+template <typename Candidate, typename KeyOf>
+std::vector<std::vector<const Candidate*>> sameSourceLoops(const std::vector<Candidate>& candidates, KeyOf keyOf) {
+  std::vector<std::vector<const Candidate*>> groups;
+  std::map<std::string, std::size_t> byKey;
+  for (const Candidate& c : candidates) {
+    auto [found, isNew] = byKey.try_emplace(keyOf(c), groups.size());
+    if (isNew) groups.emplace_back();
+    groups[found->second].push_back(&c);
+  }
+  return groups;
+}
+
+/// What a group of candidates (legal, legality, notEvaluated) says together: illegal when one
+/// is, unknown when one is unknown; not evaluated when one is not.
+struct GroupVerdict {
+  std::optional<bool> legal = true;
+  std::string legality, notEvaluated;
+};
+template <typename Candidate>
+GroupVerdict verdictOf(const std::vector<const Candidate*>& group) {
+  GroupVerdict v;
+  for (const Candidate* c : group) {
+    if (c->legal == false && v.legal != false) v = GroupVerdict{false, c->legality, v.notEvaluated};
+    else if (!c->legal && v.legal == true) v = GroupVerdict{std::nullopt, c->legality, v.notEvaluated};
+    else if (c->legal && *c->legal && v.legality.empty() && v.legal == true) v.legality = c->legality;
+    if (v.notEvaluated.empty()) v.notEvaluated = c->notEvaluated;
+  }
+  return v;
+}
+/// Appends to f.message that its loops run in "contexts" calling contexts, all changed (when
+/// more than one).
+void noteContexts(report::Finding& f, std::size_t contexts);
+
 /// Simulates "variant" like the program into f.predicted (per level, before and after);
 /// whether the variant has fewer first-level misses than the program.
 bool predictGain(report::Finding& f, const ReviewInput& in, const trace::Trace& variant);

@@ -6,7 +6,8 @@
 
 #include <fmt/format.h>
 
-#include <set>
+#include <algorithm>
+#include <optional>
 
 namespace cats::driver {
 
@@ -24,36 +25,47 @@ std::string capacityText(std::int64_t bytes, const cache::HierarchyConfig& h) {
                      h.levels.size() > 1 ? h.levels[1].name : "memory");
 }
 
-report::Finding fusionFinding(const trace::FusionCandidate& c, const cache::HierarchyConfig& h) {
+report::Finding fusionFinding(const trace::FusionCandidate& c, const GroupVerdict& verdict, const cache::HierarchyConfig& h) {
   report::Finding f = findingAt("fusion", c.function, c.firstLoc);
   f.message = fmt::format("loops {} (line {}) and {} (line {}) run one after the other over {} ({})", c.firstIterator, c.firstLoc.line,
                           c.secondIterator, c.secondLoc.line, quotedList(c.shared),
                           c.sharedBytes ? capacityText(*c.sharedBytes, h) : "their size is not a number with the bindings given");
-  appendVerdict(f, c.legal, c.legality, c.notEvaluated);
+  appendVerdict(f, verdict.legal, verdict.legality, verdict.notEvaluated);
   return f;
+}
+
+/* The variant with every member of "group" fused, the last context first: fusing erases the
+   second loop's scope, which renumbers only the scopes after it. */
+std::optional<trace::Trace> fusedAll(const trace::Trace& contexts, std::vector<const trace::FusionCandidate*> group) {
+  std::sort(group.begin(), group.end(), [](const auto* a, const auto* b) { return a->first > b->first; });
+  std::optional<trace::Trace> variant = contexts;
+  for (const trace::FusionCandidate* member : group)
+    if (variant) variant = trace::fused(*variant, member->first, member->second);
+  return variant;
 }
 
 }  // namespace
 
-/* Every candidate over containers larger than the first level simulated fused, kept when the
-   variant saves D1 misses (or could not be evaluated, unless it is illegal anyway); the
-   recommendation only for a legal one.
-   A pair of loops in a function called from several places is reported once, for its first
-   calling context. */
+/* Every candidate over containers larger than the first level simulated fused (the same source
+   loops in all their calling contexts at once), kept when the variant saves D1 misses (or could
+   not be evaluated, unless it is illegal anyway); the recommendation only for a legal one. */
 std::vector<report::Finding> fusionFindings(const ReviewInput& in) {
   const cache::HierarchyConfig& hierarchy = in.configs.front();
   const std::vector<trace::FusionCandidate> candidates =
       trace::findFusions(in.run.contexts, in.modelContexts, in.deps, in.run.concretize.bindings);
   std::vector<report::Finding> out;
-  std::set<std::string> reported;  // the loops' places
-  for (const trace::FusionCandidate& c : candidates) {
+  auto sourceLoops = [](const trace::FusionCandidate& c) { return c.firstLoc.str() + "+" + c.secondLoc.str(); };
+  for (const auto& group : sameSourceLoops(candidates, sourceLoops)) {
+    const trace::FusionCandidate& c = *group.front();
     if (c.sharedBytes && static_cast<std::uint64_t>(*c.sharedBytes) <= hierarchy.levels.front().sizeBytes) continue;  // the second loop hits
-    if (!reported.insert(c.firstLoc.str() + "+" + c.secondLoc.str()).second) continue;
-    if (!c.notEvaluated.empty() && c.legal == false) continue;  // neither recommended nor predicted: nothing to say
-    report::Finding f = fusionFinding(c, hierarchy);
-    if (c.notEvaluated.empty()) {
-      if (!predictGain(f, in, *trace::fused(in.run.contexts, c.first, c.second))) continue;  // no gain: nothing to say
-      if (c.legal.value_or(false))
+    const GroupVerdict verdict = verdictOf(group);
+    if (!verdict.notEvaluated.empty() && verdict.legal == false) continue;  // neither recommended nor predicted: nothing to say
+    report::Finding f = fusionFinding(c, verdict, hierarchy);
+    noteContexts(f, group.size());
+    if (verdict.notEvaluated.empty()) {
+      std::optional<trace::Trace> variant = fusedAll(in.run.contexts, group);
+      if (!variant || !predictGain(f, in, *variant)) continue;  // no gain: nothing to say
+      if (verdict.legal.value_or(false))
         f.recommendation = fmt::format("fuse the loops of lines {} and {}: run the body of the second after the body of the first in one loop",
                                        c.firstLoc.line, c.secondLoc.line);
     }

@@ -56,6 +56,10 @@ std::string quotedList(const std::vector<std::string>& names) {
   return out;
 }
 
+void noteContexts(report::Finding& f, std::size_t contexts) {
+  if (contexts > 1) f.message += fmt::format("; the loops run in {} calling contexts, all changed by the fix", contexts);
+}
+
 std::vector<ReviewFinder> reviewFinders() { return {interchangeFindings, paddingFindings, fusionFindings, tilingFindings, layoutFindings, hoistingFindings, indirectFindings,
                                                    falseSharingFindings}; }
 

@@ -6,7 +6,8 @@
 
 #include <fmt/format.h>
 
-#include <set>
+#include <map>
+#include <optional>
 
 namespace cats::driver {
 
@@ -17,35 +18,57 @@ constexpr double kMinShare = 0.05;
 // ... and uses less than this fraction of each line it brings in.
 constexpr double kMaxLineUse = 0.5;
 
+/* The indirect accesses of "t" that reach the first level, grouped by source access: the
+   calling contexts of one source access, in order of their first. */
+std::vector<std::vector<std::size_t>> indirectBySource(const trace::Trace& t, const sim::SimulationResult& result) {
+  std::vector<std::vector<std::size_t>> groups;
+  std::map<std::string, std::size_t> byPlace;
+  for (std::size_t e = 0; e < t.events.size() && e < result.byEvent.size(); ++e) {
+    const trace::Event& ev = t.events[e];
+    if (ev.kind != trace::EventKind::Access || ev.classification.kind != trace::AccessClass::Indirect || result.byEvent[e].empty()) continue;
+    auto [found, isNew] = byPlace.try_emplace(ev.loc.str() + "|" + ev.text, groups.size());
+    if (isNew) groups.emplace_back();
+    groups[found->second].push_back(e);
+  }
+  return groups;
+}
+
 }  // namespace
 
-/* Every indirect access (once per source access) with many first-level misses and poor line
-   use; the variant with its indices sorted simulated, kept when it saves D1 misses. The
-   prediction is approximate (the index values are drawn), sorting is the programmer's call. */
+/* Every source access that gathers (all its calling contexts together) with many first-level
+   misses and poor line use; the variant with its indices sorted in every context simulated,
+   kept when it saves D1 misses. The prediction is approximate (the index values are drawn),
+   sorting is the programmer's call. */
 std::vector<report::Finding> indirectFindings(const ReviewInput& in) {
   std::vector<report::Finding> out;
   const trace::Trace& t = in.run.contexts;
   const sim::SimulationResult& result = in.run.results.front();
   const std::uint64_t total = result.totals.empty() ? 0 : result.totals.front().misses();
-  std::set<std::string> seen;
-  for (std::size_t e = 0; e < t.events.size() && e < result.byEvent.size() && total > 0; ++e) {
-    const trace::Event& ev = t.events[e];
-    if (ev.kind != trace::EventKind::Access || ev.classification.kind != trace::AccessClass::Indirect || result.byEvent[e].empty()) continue;
-    const sim::LevelCounts& d1 = result.byEvent[e].front();
-    if (d1.misses() == 0) continue;
-    const double share = static_cast<double>(d1.misses()) / static_cast<double>(total);
-    const double bytesPerLine = static_cast<double>(d1.accesses()) * static_cast<double>(ev.bytes) / static_cast<double>(d1.misses());
+  if (total == 0) return out;
+  for (const std::vector<std::size_t>& group : indirectBySource(t, result)) {
+    std::uint64_t misses = 0, accesses = 0;
+    for (std::size_t e : group) {
+      misses += result.byEvent[e].front().misses();
+      accesses += result.byEvent[e].front().accesses();
+    }
+    const trace::Event& ev = t.events[group.front()];
+    if (misses == 0) continue;
+    const double share = static_cast<double>(misses) / static_cast<double>(total);
+    const double bytesPerLine = static_cast<double>(accesses) * static_cast<double>(ev.bytes) / static_cast<double>(misses);
     if (share < kMinShare || bytesPerLine >= kMaxLineUse * static_cast<double>(in.lineBytes())) continue;
-    if (!seen.insert(ev.loc.str() + "|" + ev.text).second) continue;
     report::Finding f = findingAt("indirect", t.functionOf(ev.scope), ev.loc);
     f.message = fmt::format("{} gathers '{}' through {}: {} {} misses ({:.1f} % of the program's), {:.1f} bytes used per {}-byte line "
                             "fetched; approximate: the index values are not known before running, the simulator drew them at random "
                             "over '{}' (one draw per index and iteration, --seed)",
-                            ev.text, t.containers[ev.container].name, quotedList(ev.classification.indirectVia), d1.misses(),
+                            ev.text, t.containers[ev.container].name, quotedList(ev.classification.indirectVia), misses,
                             in.configs.front().levels.front().name, 100.0 * share, bytesPerLine, in.lineBytes(),
                             t.containers[ev.container].name);
+    if (group.size() > 1) f.message += fmt::format(" (the access runs in {} calling contexts, counted together)", group.size());
     std::string why;
-    if (auto variant = trace::sortedGather(t, e, &why)) {
+    std::optional<trace::Trace> variant = t;
+    for (std::size_t e : group)
+      if (variant) variant = trace::sortedGather(*variant, e, &why);  // offsets change in place: the other events keep their indices
+    if (variant) {
       if (!predictGain(f, in, *variant)) continue;  // even sorted, nothing to save
       f.message += fmt::format("; the \"after\" assumes fully sorted indices ('{}' visited in order)", t.containers[ev.container].name);
     } else {

@@ -13,18 +13,19 @@ namespace cats::driver {
 
 namespace {
 
-report::Finding interchangeFinding(const ReviewInput& in, const trace::InterchangeCandidate& c) {
+report::Finding interchangeFinding(const ReviewInput& in, const trace::InterchangeCandidate& c, const GroupVerdict& verdict) {
   report::Finding f = findingAt("interchange", c.function, c.loc);
   f.message = fmt::format("loop {} walks '{}' ({}) {} bytes per iteration; with loop {} innermost it moves {} bytes", c.innerIterator,
                           c.container, c.access, c.strideBefore, c.outerIterator, c.strideAfter);
   f.sizes = strideSizes(in, in.run.contexts.events[c.event], in.run.contexts.scopes[c.inner]);
-  appendVerdict(f, c.legal, c.legality, c.notEvaluated);
+  appendVerdict(f, verdict.legal, verdict.legality, verdict.notEvaluated);
   return f;
 }
 
 }  // namespace
 
-/* Every candidate simulated, the best variant per loop kept when it saves D1 misses (or could
+/* Every candidate simulated (the same source loops in all their calling contexts at once, as
+   the source fix changes them), the best variant per loop kept when it saves D1 misses (or could
    not be evaluated); the recommendation only for a legal one. */
 std::vector<report::Finding> interchangeFindings(const ReviewInput& in) {
   const std::vector<trace::InterchangeCandidate> candidates =
@@ -35,11 +36,17 @@ std::vector<report::Finding> interchangeFindings(const ReviewInput& in) {
   };
   std::vector<report::Finding> out;
   std::map<std::string, std::size_t> byLoop;  // the loop's place -> its finding in "out"
-  for (const trace::InterchangeCandidate& c : candidates) {
-    report::Finding f = interchangeFinding(in, c);
-    if (c.notEvaluated.empty()) {
-      if (!predictGain(f, in, *trace::interchanged(in.run.contexts, c.outer, c.inner))) continue;  // no gain: nothing to say
-      if (c.legal.value_or(false)) {
+  auto sourceLoops = [&](const trace::InterchangeCandidate& c) { return c.loc.str() + "|" + in.run.contexts.scopes[c.outer].loc.str(); };
+  for (const auto& group : sameSourceLoops(candidates, sourceLoops)) {
+    const trace::InterchangeCandidate& c = *group.front();
+    const GroupVerdict verdict = verdictOf(group);
+    report::Finding f = interchangeFinding(in, c, verdict);
+    noteContexts(f, group.size());
+    if (verdict.notEvaluated.empty()) {
+      std::optional<trace::Trace> variant = in.run.contexts;  // the loops swap descriptions: every context's scopes keep their ids
+      for (const trace::InterchangeCandidate* member : group) variant = trace::interchanged(*variant, member->outer, member->inner);
+      if (!variant || !predictGain(f, in, *variant)) continue;  // no gain: nothing to say
+      if (verdict.legal.value_or(false)) {
         f.fix = report::SourceFix{report::SourceFix::Kind::SwapLoopHeaders, in.run.contexts.scopes[c.outer].loc, c.loc, 0};
         f.recommendation = fmt::format("interchange loops {} and {} (line {}) so that {} is innermost", c.outerIterator, c.innerIterator,
                                        c.loc.line, c.outerIterator);

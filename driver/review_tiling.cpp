@@ -42,8 +42,8 @@ report::Finding tilingFinding(const trace::TilingCandidate& c, const std::string
 
 }  // namespace
 
-/* Every candidate's tile sizes (chosen for the first level, halved and doubled) simulated; the
-   best kept when it saves D1 misses (or the band could not be tiled); the recommendation,
+/* Every candidate's tile sizes (chosen for the first level, halved and doubled) simulated, the
+   band tiled in every calling context; the best kept when it saves D1 misses (or the band could not be tiled); the recommendation,
    naming the loops and the sizes, only for a legal tiling. */
 std::vector<report::Finding> tilingFindings(const ReviewInput& in) {
   const cache::LevelConfig& first = in.configs.front().levels.front();
@@ -52,6 +52,7 @@ std::vector<report::Finding> tilingFindings(const ReviewInput& in) {
   std::vector<report::Finding> out;
   for (const trace::TilingCandidate& c : trace::findTilings(in.run.contexts, in.modelContexts, in.deps, bindings, in.lineBytes(), capacity)) {
     report::Finding f = tilingFinding(c, first.name, in.lineBytes());
+    noteContexts(f, c.contextBands.size());
     if (!c.notEvaluated.empty()) {
       out.push_back(std::move(f));
       continue;
@@ -60,7 +61,9 @@ std::vector<report::Finding> tilingFindings(const ReviewInput& in) {
     std::optional<report::Finding> best;
     std::vector<std::int64_t> bestSizes;
     for (const std::vector<std::int64_t>& sizes : candidates) {
-      std::optional<trace::Trace> variant = trace::tiled(in.run.contexts, c.band, sizes);
+      std::optional<trace::Trace> variant = in.run.contexts;  // tile loops are added after the others: every band keeps its ids
+      for (const std::vector<std::size_t>& band : c.contextBands)
+        if (variant) variant = trace::tiled(*variant, band, sizes);
       report::Finding trial = f;
       if (!variant || !predictGain(trial, in, *variant)) continue;
       if (!best || trial.predicted.front().after < best->predicted.front().after) {

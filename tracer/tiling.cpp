@@ -222,23 +222,44 @@ std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& mod
   const std::map<std::string, std::size_t> loops = loopsByPlace(contexts);
   const GiNaC::exmap values = bindingValues(contexts, bindings);
   const std::int64_t capacityLines = capacityBytes / std::max<std::int64_t>(lineBytes, 1);
-  std::vector<TilingCandidate> out;
-  std::set<std::string> reported;  // the bands' places
+  // The bands by their source place, in order: a function called from several places has one
+  // band per calling context, and a tiling of the source tiles them all.
+  std::vector<std::vector<std::pair<std::vector<std::size_t>, const NestVerdict*>>> places;
+  std::map<std::string, std::size_t> placeOf;
   for (const NestVerdict& nest : deps.nests) {
     if (nest.band.size() < 2) continue;
     std::vector<std::size_t> band = bandIn(modelContexts, nest, loops);
     if (band.size() != nest.band.size()) continue;
-    if (reported.count(contexts.scopes[band.front()].loc.str())) continue;  // reported for an earlier calling context: skip the work
-    auto facts = factsOf(contexts, band, values, lineBytes);
-    if (!facts) continue;
-    auto c = lostReuse(contexts, band, *facts, lineBytes, capacityLines);
+    auto [found, isNew] = placeOf.try_emplace(contexts.scopes[band.front()].loc.str(), places.size());
+    if (isNew) places.emplace_back();
+    places[found->second].emplace_back(std::move(band), &nest);
+  }
+  std::vector<TilingCandidate> out;
+  for (const auto& bands : places) {
+    // The candidate of the first context that loses a reuse; the legality of all of them.
+    std::optional<TilingCandidate> c;
+    for (const auto& [band, nest] : bands) {
+      auto facts = factsOf(contexts, band, values, lineBytes);
+      if (facts) c = lostReuse(contexts, band, *facts, lineBytes, capacityLines);
+      if (!c) continue;
+      for (const LoopRef& l : nest->band) c->iterators.push_back(l.iterator);
+      c->function = nest->band.front().function;
+      c->loc = contexts.scopes[band.front()].loc;
+      break;
+    }
     if (!c) continue;
-    for (const LoopRef& l : nest.band) c->iterators.push_back(l.iterator);
-    c->function = nest.band.front().function;
-    c->loc = contexts.scopes[band.front()].loc;
-    if (!reported.insert(c->loc.str()).second) continue;  // a function called from several places: its first calling context
-    setLegality(*c, nest);
-    c->notEvaluated = tilingProblem(contexts, band);
+    // Illegal in one context is illegal, then unknown, then legal.
+    auto rank = [](const std::optional<bool>& legal) { return !legal ? 1 : (*legal ? 2 : 0); };
+    for (const auto& [band, nest] : bands) {
+      TilingCandidate verdict;
+      setLegality(verdict, *nest);
+      if (c->contextBands.empty() || rank(verdict.legal) < rank(c->legal)) {
+        c->legal = verdict.legal;
+        c->legality = verdict.legality;
+      }
+      c->contextBands.push_back(band);
+      if (c->notEvaluated.empty()) c->notEvaluated = tilingProblem(contexts, band);
+    }
     out.push_back(std::move(*c));
   }
   return out;

@@ -19,6 +19,7 @@ namespace cats::trace {
 /// A band whose reuse across one of its loops does not fit the first level.
 struct TilingCandidate {
   std::vector<std::size_t> band;        // Loop scopes of "contexts", outermost first
+  std::vector<std::vector<std::size_t>> contextBands;  // the same loops in every calling context ("band" first): a tiling of the source tiles them all
   std::vector<std::string> iterators;   // their iterators, as the source names them
   std::vector<std::int64_t> trips;      // their trip counts with the bindings (a triangular loop: its largest)
   std::string function;
@@ -36,7 +37,8 @@ struct TilingCandidate {
 /// The candidates of "contexts" (what the simulator runs), with the legality of "deps",
 /// computed on "modelContexts" (loops matched by their place in the call tree). Trip counts
 /// and strides are evaluated with "bindings"; the first level holds "capacityBytes" in lines
-/// of "lineBytes".
+/// of "lineBytes". One candidate per source band: the first calling context that loses a reuse,
+/// with the legality of all of them (illegal in one, illegal).
 std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& modelContexts, const ProgramDependences& deps,
                                          const std::map<std::string, std::int64_t>& bindings, std::int64_t lineBytes,
                                          std::int64_t capacityBytes);
