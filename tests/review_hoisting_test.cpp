@@ -151,3 +151,26 @@ TEST_CASE("review: the restrict trace marks exactly the accesses through the par
   CHECK(!trace::restrictHolds(entry, summaries, {*y}, &why).has_value());
   CHECK(why.find("not known") != std::string::npos);
 }
+
+TEST_CASE("review: the accesses one restrict keeps in registers are one finding", "[review][hoisting]") {
+  const std::string code = "#include <stdio.h>\n#include <stdlib.h>\n#define N 300\nstruct acc { double sum, sq; };\n"
+                           "__attribute__((noinline)) void stats(struct acc *RESTRICT r, const double *a, int n) {\n"
+                           "  for (int i = 0; i < n; i++)\n    for (int j = 0; j < n; j++) {\n"
+                           "      r[i].sum += a[i * n + j];\n      r[i].sq += a[i * n + j] * a[i * n + j];\n    }\n}\n"
+                           "int main(void) {\n  double *a = calloc(N * N, sizeof(double));\n  struct acc *r = calloc(N, sizeof(struct acc));\n"
+                           "  stats(r, a, N);\n  printf(\"%f\\n\", r[N - 1].sq);\n  return 0;\n}\n";
+  const std::string dir = test::tempDir();
+  const std::string file = test::writeFile(dir, "stats.c", "#define RESTRICT\n" + code);
+  const std::string fixed = test::writeFile(dir, "stats-restrict.c", "#define RESTRICT restrict\n" + code);
+  CHECK(hoistingFindings(file) == 1);
+  nlohmann::json f = findingOf("hoisting", file);
+  CHECK(f.at("line") == 9);
+  const std::string message = f.at("message");
+  CHECK(message.find("r[i].sum does not move in loop j") != std::string::npos);
+  CHECK(message.find("likewise 1 more access(es) of stats() (line 10)") != std::string::npos);
+  CHECK(f.at("recommendation").get<std::string>().find("keeps r[i].sum (and the 1 others) in a register") != std::string::npos);
+  // The D1 accesses of the variant are those of the restrict written by hand: both fields leave the loop.
+  CHECK(message.find("would be " + std::to_string(simulatedD1Accesses(fixed)) + " instead of " + std::to_string(simulatedD1Accesses(file))) !=
+        std::string::npos);
+  CHECK(hoistingFindings(fixed) == 0);
+}
