@@ -43,6 +43,10 @@ TEST_CASE("review sizes: the tiling's layer condition as a formula of n, and whe
   CHECK(sizes[0].find("B's reuse carried by loop i") != std::string::npos);
   CHECK(sizes[0].find("fits D1 while 72*n + 56 <= 32768 bytes") != std::string::npos);
   CHECK(sizes[0].find("from n = 455 on it does not") != std::string::npos);
+  // The HTML report's review section says it too.
+  const std::string page = test::tempDir() + "/report.html";
+  REQUIRE(test::runCli("report " + file + " --param n=800 -o " + page).exitCode == 0);
+  CHECK(test::readFile(page).find("<i>As the size grows:</i> B&#39;s reuse carried by loop i") != std::string::npos);
   // Below the breakpoint the reuse fits, and there is nothing to tile.
   nlohmann::json small = test::parsed(test::runCli("review " + file + " --param n=400 --format json"));
   for (const auto& f : small.at("findings")) CHECK(f.at("kind") != "tiling");
