@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -15,7 +16,9 @@ namespace {
 
 // A gather is worth a finding when it makes this share of the program's first-level misses ...
 constexpr double kMinShare = 0.05;
-// ... and uses less than this fraction of each line it brings in.
+// ... and uses less than this fraction of each line it brings in. Its misses must also be more
+// than the first level holds lines: fewer are no more than one fill of the cache, whatever the
+// order (a small program's few cold misses are not a finding).
 constexpr double kMaxLineUse = 0.5;
 
 /* The indirect accesses of "t" that reach the first level, grouped by source access: the
@@ -55,7 +58,8 @@ std::vector<report::Finding> indirectFindings(const ReviewInput& in) {
     if (misses == 0) continue;
     const double share = static_cast<double>(misses) / static_cast<double>(total);
     const double bytesPerLine = static_cast<double>(accesses) * static_cast<double>(ev.bytes) / static_cast<double>(misses);
-    if (share < kMinShare || bytesPerLine >= kMaxLineUse * static_cast<double>(in.lineBytes())) continue;
+    const std::uint64_t firstLevelLines = in.configs.front().levels.front().sizeBytes / static_cast<std::uint64_t>(std::max<std::int64_t>(in.lineBytes(), 1));
+    if (share < kMinShare || bytesPerLine >= kMaxLineUse * static_cast<double>(in.lineBytes()) || misses <= firstLevelLines) continue;
     report::Finding f = findingAt("indirect", t.functionOf(ev.scope), ev.loc);
     f.message = fmt::format("{} gathers '{}' through {}: {} {} misses ({:.1f} % of the program's), {:.1f} bytes used per {}-byte line "
                             "fetched; approximate: the index values are not known before running, the simulator drew them at random "

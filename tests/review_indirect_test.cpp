@@ -112,3 +112,9 @@ TEST_CASE("review: the sorted-gather trace walks the gathered array with the loo
   }
   CHECK(sorted->scopes.size() == t.scopes.size());
 }
+
+TEST_CASE("review: a gather with no more misses than D1 has lines is no finding, however scattered", "[review][indirect]") {
+  // 400 scattered reads of a large array: 400 misses, less than one fill of a 512-line D1.
+  CHECK(indirectFindings(gatherProgram(1000000, 400, 1)) == 0);
+  CHECK(indirectFindings(gatherProgram(1000000, 2000, 1)) == 1);
+}
