@@ -246,6 +246,13 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
   const Walk* control = nullptr;
   for (const Walk& w : walks)
     if (test && w.induction == test->induction) control = &w;
+  std::string noCount = "its exit test compares no induction variable with a loop-invariant bound";
+  if (control && (control->unit.is_zero() || control->perIteration.is_zero())) {
+    // `j += !2`: the variable the exit test reads does not move, so there is nothing to count
+    // (and no division by a zero step).
+    noCount = "its induction variable " + control->induction->update.var->getNameAsString() + " does not change (a step of 0)";
+    control = nullptr;
+  }
   std::string name = control ? control->induction->update.var->getNameAsString() : "iter";
   sym::Symbol iterator = state_.ctx.symbol(name, sym::SymbolKind::Iterator);
   loop.iterator = iterator;
@@ -261,8 +268,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     loop.bound = (shape.testAfterBody ? bound + loop.step - shift : bound - shift).expand();
     loop.comparison = test->comparison;
   } else {
-    loop.bound = freshUnknown("trips", "trip count of the " + shape.kind + " at " + loop.loc.str() +
-                                           ": its exit test compares no induction variable with a loop-invariant bound");
+    loop.bound = freshUnknown("trips", "trip count of the " + shape.kind + " at " + loop.loc.str() + ": " + noCount);
   }
   std::set<const clang::VarDecl*> inductive;
   std::map<const clang::VarDecl*, sym::Expr> top;

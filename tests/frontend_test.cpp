@@ -261,3 +261,10 @@ TEST_CASE("the IR dump is deterministic", "[frontend][dump]") {
   CHECK(first == dumpOnce());
   CHECK(first.find("function spmv(nrows, *rowptr, *col, *val, *x, *y)") != std::string::npos);
 }
+
+TEST_CASE("a loop whose induction variable does not change (j += !2) has an unknown trip count, not a division by zero", "[frontend][loops]") {
+  const std::string file = test::writeFile(test::tempDir(), "zero_step.c", "double A[16];\nvoid f(int n) {\n  for (int j = 0; j < n; j += !2) A[j] = 1;\n}\n");
+  test::CliResult r = test::runCli("analyze " + file);
+  CHECK(r.exitCode == 0);
+  CHECK(r.out.find("its induction variable j does not change (a step of 0)") != std::string::npos);
+}
