@@ -77,7 +77,8 @@ std::optional<std::vector<report::Finding>> reviewOf(const SourceArgs& sources, 
   plain.classifyMisses = plain.countSetMisses = plain.trackFillers = false;
   const std::vector<cache::HierarchyConfig> configs{plain};
   const std::optional<SizeModel> sizes = sizeModelOf(sources, *analysis.contexts, plain, run.concretize.bindings);
-  const ReviewInput input{run, *analysis.contexts, analysis.dependences, configs, 4, sizes ? &*sizes : nullptr};
+  const ReviewInput input{.run = run, .modelContexts = *analysis.contexts, .deps = analysis.dependences, .configs = configs,
+                          .sizes = sizes ? &*sizes : nullptr};
   try {
     return reviewFindings(input);
   } catch (const std::exception& e) {  // sim::BindingError, sim::OptionError: the page goes on without the section

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <map>
 
 namespace cats::driver {
 
@@ -90,14 +89,13 @@ Fix fixFor(const ReviewInput& in, const std::vector<trace::ParallelLoop>& group,
 
 /* The static parallel loops of "contexts" by source loop, every calling context of one together. */
 std::vector<std::vector<trace::ParallelLoop>> parallelLoopsBySource(const ReviewInput& in) {
-  std::vector<std::vector<trace::ParallelLoop>> groups;
-  std::map<std::string, std::size_t> byPlace;
-  for (trace::ParallelLoop& loop : trace::parallelLoops(in.run.contexts, in.run.concretize.bindings)) {
-    auto [found, isNew] = byPlace.try_emplace(loop.loc.str(), groups.size());
-    if (isNew) groups.emplace_back();
-    groups[found->second].push_back(std::move(loop));
+  const std::vector<trace::ParallelLoop> loops = trace::parallelLoops(in.run.contexts, in.run.concretize.bindings);
+  std::vector<std::vector<trace::ParallelLoop>> out;
+  for (const auto& group : groupedBy(loops, [](const trace::ParallelLoop& l) { return l.loc.str(); })) {
+    out.emplace_back();
+    for (const trace::ParallelLoop* loop : group) out.back().push_back(*loop);
   }
-  return groups;
+  return out;
 }
 
 }  // namespace

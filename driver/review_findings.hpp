@@ -33,7 +33,7 @@ struct ReviewInput {
   const trace::ProgramDependences& deps;             // computed on modelContexts
   const std::vector<cache::HierarchyConfig>& configs;  // exactly one
   std::uint32_t threads = 4;                         // --threads: the cores a parallel loop runs on (false sharing)
-  const SizeModel* sizes = nullptr;           // when a size is a parameter (sizeModelOf)
+  const SizeModel* sizes = nullptr;                  // when a size is a parameter (sizeModelOf)
 
   std::int64_t lineBytes() const { return configs.front().levels.front().lineBytes; }
   std::uint64_t sets() const { return cache::geometryOf(configs.front().levels.front()).sets; }
@@ -47,36 +47,37 @@ void appendVerdict(report::Finding& f, const std::optional<bool>& legal, const s
 /// 'a', 'b', 'c'.
 std::string quotedList(const std::vector<std::string>& names);
 
-/// Candidates of the same source loops reached through several calling contexts (equal
-/// "keyOf"), in the order of their first member: a fix of the source changes every one, so
-/// the variant transforms them all and the verdict is theirs together.
-template <typename Candidate, typename KeyOf>
-std::vector<std::vector<const Candidate*>> sameSourceLoops(const std::vector<Candidate>& candidates, KeyOf keyOf) {
-  std::vector<std::vector<const Candidate*>> groups;
+/// "items" grouped by equal "keyOf", each group in order and the groups in the order of their
+/// first member: the candidates (or accesses, loops) of one source place reached through
+/// several calling contexts, which a fix of the source changes together.
+template <typename Item, typename KeyOf>
+std::vector<std::vector<const Item*>> groupedBy(const std::vector<Item>& items, KeyOf keyOf) {
+  std::vector<std::vector<const Item*>> groups;
   std::map<std::string, std::size_t> byKey;
-  for (const Candidate& c : candidates) {
-    auto [found, isNew] = byKey.try_emplace(keyOf(c), groups.size());
+  for (const Item& item : items) {
+    auto [found, isNew] = byKey.try_emplace(keyOf(item), groups.size());
     if (isNew) groups.emplace_back();
-    groups[found->second].push_back(&c);
+    groups[found->second].push_back(&item);
   }
   return groups;
 }
 
-/// What a group of candidates (legal, legality, notEvaluated) says together: illegal when one
-/// is, unknown when one is unknown; not evaluated when one is not.
+/// What a group of candidates (legal, legality, notEvaluated) says together: the weakest
+/// verdict (trace::legalityRank) with its reason; not evaluated when one is not.
 struct GroupVerdict {
-  std::optional<bool> legal = true;
+  std::optional<bool> legal;
   std::string legality, notEvaluated;
 };
 template <typename Candidate>
 GroupVerdict verdictOf(const std::vector<const Candidate*>& group) {
+  const Candidate* weakest = group.front();
   GroupVerdict v;
   for (const Candidate* c : group) {
-    if (c->legal == false && v.legal != false) v = GroupVerdict{false, c->legality, v.notEvaluated};
-    else if (!c->legal && v.legal == true) v = GroupVerdict{std::nullopt, c->legality, v.notEvaluated};
-    else if (c->legal && *c->legal && v.legality.empty() && v.legal == true) v.legality = c->legality;
+    if (trace::legalityRank(c->legal) < trace::legalityRank(weakest->legal)) weakest = c;
     if (v.notEvaluated.empty()) v.notEvaluated = c->notEvaluated;
   }
+  v.legal = weakest->legal;
+  v.legality = weakest->legality;
   return v;
 }
 /// Appends to f.message that its loops run in "contexts" calling contexts, all changed (when

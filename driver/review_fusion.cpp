@@ -55,7 +55,7 @@ std::vector<report::Finding> fusionFindings(const ReviewInput& in) {
       trace::findFusions(in.run.contexts, in.modelContexts, in.deps, in.run.concretize.bindings);
   std::vector<report::Finding> out;
   auto sourceLoops = [](const trace::FusionCandidate& c) { return c.firstLoc.str() + "+" + c.secondLoc.str(); };
-  for (const auto& group : sameSourceLoops(candidates, sourceLoops)) {
+  for (const auto& group : groupedBy(candidates, sourceLoops)) {
     const trace::FusionCandidate& c = *group.front();
     if (c.sharedBytes && static_cast<std::uint64_t>(*c.sharedBytes) <= hierarchy.levels.front().sizeBytes) continue;  // the second loop hits
     const GroupVerdict verdict = verdictOf(group);

@@ -9,7 +9,6 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <map>
 #include <set>
 
 namespace cats::driver {
@@ -42,44 +41,42 @@ std::string declarations(const trace::Trace& summaries, const std::set<std::size
   return out;
 }
 
-/* The reloaded accesses of one fix: the same function, the same parameters to declare restrict
-   (none: not evaluable), each source access once, in plan order. */
-struct HoistGroup {
-  std::vector<const sim::AccessDecision*> decisions;
+/* An access the plan reloads or stores every iteration of a loop it does not move in, with the
+   fix that would keep it in a register: the parameters to declare restrict (none: not
+   evaluable) in its function. */
+struct Reloaded {
+  const sim::AccessDecision* decision = nullptr;
   std::set<std::size_t> parameters;
+  std::string fix;  // the function and the parameters: one finding per fix
 };
 
-std::vector<HoistGroup> hoistGroups(const ReviewInput& in) {
+/* Each source access once, in plan order. */
+std::vector<Reloaded> reloadedAccesses(const ReviewInput& in) {
   const trace::Trace& t = in.run.contexts;
-  std::vector<HoistGroup> groups;
-  std::map<std::string, std::size_t> byFix;
+  std::vector<Reloaded> out;
   std::set<std::string> seen;
   for (const sim::AccessDecision& d : in.run.plan.accesses) {
     if (d.kind != sim::AccessDecision::Kind::Reloaded || !d.loop) continue;
     const trace::Event& e = t.events[d.event];
     if (!e.classification.invariantInInnermostLoop || !seen.insert(e.loc.str() + "|" + e.text).second) continue;
-    std::set<std::size_t> parameters = parametersFor(in, d.event, *d.loop);
-    std::string key = t.functionOf(e.scope) + "|";
-    for (std::size_t p : parameters) key += std::to_string(p) + ",";
-    auto [found, isNew] = byFix.try_emplace(key, groups.size());
-    if (isNew) groups.push_back(HoistGroup{{}, std::move(parameters)});
-    groups[found->second].decisions.push_back(&d);
+    Reloaded r{&d, parametersFor(in, d.event, *d.loop), t.functionOf(e.scope) + "|"};
+    for (std::size_t p : r.parameters) r.fix += std::to_string(p) + ",";
+    out.push_back(std::move(r));
   }
-  return groups;
+  return out;
 }
 
-/* ", and 3 more accesses of f() the same fix keeps in registers (lines 12, 14, 20)" for a group
-   of more than one. */
-std::string othersText(const trace::Trace& t, const HoistGroup& g, const std::string& function) {
+/* "; likewise 3 more access(es) of f() (lines 12, 14, 20)" for a group of more than one. */
+std::string othersText(const trace::Trace& t, const std::vector<const Reloaded*>& group, const std::string& function) {
   constexpr std::size_t kListed = 6;
-  if (g.decisions.size() < 2) return {};
+  if (group.size() < 2) return {};
   std::vector<unsigned> lines;
-  for (std::size_t k = 1; k < g.decisions.size(); ++k) {
-    const unsigned line = t.events[g.decisions[k]->event].loc.line;
+  for (std::size_t k = 1; k < group.size(); ++k) {
+    const unsigned line = t.events[group[k]->decision->event].loc.line;
     if (std::find(lines.begin(), lines.end(), line) == lines.end()) lines.push_back(line);
   }
   const std::size_t shown = std::min(lines.size(), kListed);
-  return fmt::format("; likewise {} more access(es) of {}() (line{} {}{})", g.decisions.size() - 1, function, lines.size() > 1 ? "s" : "",
+  return fmt::format("; likewise {} more access(es) of {}() (line{} {}{})", group.size() - 1, function, lines.size() > 1 ? "s" : "",
                      fmt::join(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
                      shown < lines.size() ? fmt::format(" and {} more", lines.size() - shown) : std::string());
 }
@@ -95,33 +92,35 @@ std::vector<report::Finding> hoistingFindings(const ReviewInput& in) {
   std::vector<report::Finding> out;
   if (!in.run.summaries) return out;
   const trace::Trace& t = in.run.contexts;
-  for (const HoistGroup& g : hoistGroups(in)) {
-    const sim::AccessDecision& d = *g.decisions.front();
+  const std::vector<Reloaded> reloaded = reloadedAccesses(in);
+  for (const auto& group : groupedBy(reloaded, [](const Reloaded& r) { return r.fix; })) {
+    const sim::AccessDecision& d = *group.front()->decision;
+    const std::set<std::size_t>& parameters = group.front()->parameters;
     const trace::Event& e = t.events[d.event];
     report::Finding f = findingAt("hoisting", t.functionOf(e.scope), e.loc);
     const bool store = e.mode == ir::AccessMode::Write;
     f.message = fmt::format("{} does not move in {} but is {} every iteration: {}", e.text, t.scopes[*d.loop].label(),
                             store ? "stored" : "loaded", d.reason) +
-                othersText(t, g, f.function);
-    if (g.parameters.empty()) {
+                othersText(t, group, f.function);
+    if (parameters.empty()) {
       f.message += "; not evaluated: no pointer parameter to declare restrict (the accesses go through loaded pointers or named objects)";
       out.push_back(std::move(f));
       continue;
     }
-    const std::string restrictDeclarations = declarations(*in.run.summaries, g.parameters);
-    if (!predictAccessGain(f, in, trace::withRestrict(t, *in.run.summaries, g.parameters))) continue;  // no gain: nothing to say
+    const std::string restrictDeclarations = declarations(*in.run.summaries, parameters);
+    if (!predictAccessGain(f, in, trace::withRestrict(t, *in.run.summaries, parameters))) continue;  // no gain: nothing to say
     f.message += fmt::format("; with {} the {} accesses would be {} instead of {} ({} misses {} -> {})", restrictDeclarations,
                              f.accesses->level, f.accesses->after, f.accesses->before, f.predicted.front().level,
                              f.predicted.front().before, f.predicted.front().after);
     std::string why;
-    f.legal = trace::restrictHolds(t, *in.run.summaries, g.parameters, &why);
+    f.legal = trace::restrictHolds(t, *in.run.summaries, parameters, &why);
     f.message += f.legal ? "; every call seen passes distinct arrays, but restrict is a promise the programmer must check"
                          : fmt::format("; restrict is a promise the programmer must check, and the model cannot: {}", why);
     if (f.legal)
       f.recommendation = fmt::format("declare {} in {}() so that the compiler keeps {}{} in a register across {} (a promise: nothing else "
                                      "the function reaches may overlap what the pointer points to)",
                                      restrictDeclarations, f.function, e.text,
-                                     g.decisions.size() > 1 ? fmt::format(" (and the {} others)", g.decisions.size() - 1) : std::string(),
+                                     group.size() > 1 ? fmt::format(" (and the {} others)", group.size() - 1) : std::string(),
                                      t.scopes[*d.loop].label());
     out.push_back(std::move(f));
   }

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <map>
 #include <optional>
 
 namespace cats::driver {
@@ -21,19 +20,14 @@ constexpr double kMinShare = 0.05;
 // order (a small program's few cold misses are not a finding).
 constexpr double kMaxLineUse = 0.5;
 
-/* The indirect accesses of "t" that reach the first level, grouped by source access: the
-   calling contexts of one source access, in order of their first. */
-std::vector<std::vector<std::size_t>> indirectBySource(const trace::Trace& t, const sim::SimulationResult& result) {
-  std::vector<std::vector<std::size_t>> groups;
-  std::map<std::string, std::size_t> byPlace;
+/* The indirect accesses of "t" that reach the first level (event indices). */
+std::vector<std::size_t> indirectAccesses(const trace::Trace& t, const sim::SimulationResult& result) {
+  std::vector<std::size_t> out;
   for (std::size_t e = 0; e < t.events.size() && e < result.byEvent.size(); ++e) {
     const trace::Event& ev = t.events[e];
-    if (ev.kind != trace::EventKind::Access || ev.classification.kind != trace::AccessClass::Indirect || result.byEvent[e].empty()) continue;
-    auto [found, isNew] = byPlace.try_emplace(ev.loc.str() + "|" + ev.text, groups.size());
-    if (isNew) groups.emplace_back();
-    groups[found->second].push_back(e);
+    if (ev.kind == trace::EventKind::Access && ev.classification.kind == trace::AccessClass::Indirect && !result.byEvent[e].empty()) out.push_back(e);
   }
-  return groups;
+  return out;
 }
 
 }  // namespace
@@ -48,13 +42,15 @@ std::vector<report::Finding> indirectFindings(const ReviewInput& in) {
   const sim::SimulationResult& result = in.run.results.front();
   const std::uint64_t total = result.totals.empty() ? 0 : result.totals.front().misses();
   if (total == 0) return out;
-  for (const std::vector<std::size_t>& group : indirectBySource(t, result)) {
+  const std::vector<std::size_t> gathers = indirectAccesses(t, result);
+  auto sourceAccess = [&](std::size_t e) { return t.events[e].loc.str() + "|" + t.events[e].text; };
+  for (const std::vector<const std::size_t*>& group : groupedBy(gathers, sourceAccess)) {
     std::uint64_t misses = 0, accesses = 0;
-    for (std::size_t e : group) {
-      misses += result.byEvent[e].front().misses();
-      accesses += result.byEvent[e].front().accesses();
+    for (const std::size_t* e : group) {
+      misses += result.byEvent[*e].front().misses();
+      accesses += result.byEvent[*e].front().accesses();
     }
-    const trace::Event& ev = t.events[group.front()];
+    const trace::Event& ev = t.events[*group.front()];
     if (misses == 0) continue;
     const double share = static_cast<double>(misses) / static_cast<double>(total);
     const double bytesPerLine = static_cast<double>(accesses) * static_cast<double>(ev.bytes) / static_cast<double>(misses);
@@ -70,8 +66,8 @@ std::vector<report::Finding> indirectFindings(const ReviewInput& in) {
     if (group.size() > 1) f.message += fmt::format(" (the access runs in {} calling contexts, counted together)", group.size());
     std::string why;
     std::optional<trace::Trace> variant = t;
-    for (std::size_t e : group)
-      if (variant) variant = trace::sortedGather(*variant, e, &why);  // offsets change in place: the other events keep their indices
+    for (const std::size_t* e : group)
+      if (variant) variant = trace::sortedGather(*variant, *e, &why);  // offsets change in place: the other events keep their indices
     if (variant) {
       if (!predictGain(f, in, *variant)) continue;  // even sorted, nothing to save
       f.message += fmt::format("; the \"after\" assumes fully sorted indices ('{}' visited in order)", t.containers[ev.container].name);

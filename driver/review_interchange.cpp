@@ -37,7 +37,7 @@ std::vector<report::Finding> interchangeFindings(const ReviewInput& in) {
   std::vector<report::Finding> out;
   std::map<std::string, std::size_t> byLoop;  // the loop's place -> its finding in "out"
   auto sourceLoops = [&](const trace::InterchangeCandidate& c) { return c.loc.str() + "|" + in.run.contexts.scopes[c.outer].loc.str(); };
-  for (const auto& group : sameSourceLoops(candidates, sourceLoops)) {
+  for (const auto& group : groupedBy(candidates, sourceLoops)) {
     const trace::InterchangeCandidate& c = *group.front();
     const GroupVerdict verdict = verdictOf(group);
     report::Finding f = interchangeFinding(in, c, verdict);

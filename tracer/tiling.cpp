@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <set>
 
 namespace cats::trace {
 
@@ -248,12 +247,10 @@ std::vector<TilingCandidate> findTilings(const Trace& contexts, const Trace& mod
       break;
     }
     if (!c) continue;
-    // Illegal in one context is illegal, then unknown, then legal.
-    auto rank = [](const std::optional<bool>& legal) { return !legal ? 1 : (*legal ? 2 : 0); };
     for (const auto& [band, nest] : bands) {
       TilingCandidate verdict;
       setLegality(verdict, *nest);
-      if (c->contextBands.empty() || rank(verdict.legal) < rank(c->legal)) {
+      if (c->contextBands.empty() || legalityRank(verdict.legal) < legalityRank(c->legal)) {
         c->legal = verdict.legal;
         c->legality = verdict.legality;
       }

@@ -60,6 +60,10 @@ struct LoopVerdict {
   std::string unknown;  // non-empty: no verdict, and why (parallel and reduction are then false)
 };
 
+/// Orders verdicts from the weakest: illegal (0), unknown (1), legal (2). A fix made in several
+/// calling contexts has the weakest of their verdicts.
+inline int legalityRank(const std::optional<bool>& legal) { return !legal ? 1 : (*legal ? 2 : 0); }
+
 struct NestVerdict {
   std::vector<LoopRef> band;              // perfectly nested loops from the outermost
   bool permutable = false;                // tiling legal

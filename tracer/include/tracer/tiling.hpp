@@ -19,7 +19,7 @@ namespace cats::trace {
 /// A band whose reuse across one of its loops does not fit the first level.
 struct TilingCandidate {
   std::vector<std::size_t> band;        // Loop scopes of "contexts", outermost first
-  std::vector<std::vector<std::size_t>> contextBands;  // the same loops in every calling context ("band" first): a tiling of the source tiles them all
+  std::vector<std::vector<std::size_t>> contextBands;  // the same loops in every calling context, "band" among them: a tiling of the source tiles them all
   std::vector<std::string> iterators;   // their iterators, as the source names them
   std::vector<std::int64_t> trips;      // their trip counts with the bindings (a triangular loop: its largest)
   std::string function;
