@@ -27,6 +27,7 @@ class LoopDecider {
   LoopDecider(const trace::Trace& t, const CompilerView& v, CompilationPlan& p) : trace_(t), view_(v), plan_(p) {}
 
   void run() {
+    indexInnerLoops();
     bindValues();
     collectFacts();
     decidePromotion();
@@ -40,6 +41,7 @@ class LoopDecider {
   CompilationPlan& plan_;
   GiNaC::exmap values_;
   std::vector<LoopFacts> facts_;                        // by scope id (non-loops empty)
+  std::vector<std::vector<std::size_t>> innerLoops_;     // by scope id: the loops directly inside it, in scope order
   std::vector<std::optional<std::size_t>> promotedOut_;  // per event: outermost loop it is promoted out of
   std::vector<std::optional<std::size_t>> reloadedIn_;   // per event: loop it is reloaded in
 
@@ -203,14 +205,17 @@ class LoopDecider {
     return true;
   }
 
-  std::vector<std::size_t> innerLoops(std::size_t loop) const {
-    std::vector<std::size_t> out;
+  /* Once for all loops: asking per loop walked every scope (quadratic in a trace of many
+     calling contexts: minutes on lz4hc.c). */
+  void indexInnerLoops() {
+    innerLoops_.assign(trace_.scopes.size(), {});
     for (const trace::Scope& s : trace_.scopes) {
-      if (!isLoop(s.id) || s.id == loop) continue;
-      if (trace_.innermostLoop(*s.parent) == loop) out.push_back(s.id);
+      if (!isLoop(s.id) || !s.parent) continue;
+      if (auto outer = trace_.innermostLoop(*s.parent); outer && *outer != s.id) innerLoops_[*outer].push_back(s.id);
     }
-    return out;
   }
+
+  const std::vector<std::size_t>& innerLoops(std::size_t loop) const { return innerLoops_[loop]; }
 
   /* Vectorises the innermost loop of each nest that qualifies; true if one below "loop" (or it) did. */
   bool vectorizeNest(std::size_t loop) {
