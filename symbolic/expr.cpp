@@ -40,8 +40,12 @@ Symbol Context::symbol(const std::string& name, SymbolKind kind, const std::stri
 
 Symbol Context::freshSymbol(const std::string& base, SymbolKind kind, const std::string& note) {
   std::string name = base;
-  for (int suffix = 2; byName_.count(name) != 0 || isReservedName(name); ++suffix)
-    name = base + "_" + std::to_string(suffix);
+  if (byName_.count(name) != 0 || isReservedName(name)) {
+    int& suffix = nextSuffix_.try_emplace(base, 2).first->second;
+    for (name = base + "_" + std::to_string(suffix); byName_.count(name) != 0 || isReservedName(name);)
+      name = base + "_" + std::to_string(++suffix);
+    ++suffix;
+  }
   Symbol s(name);
   byName_.emplace(name, Entry{s, SymbolInfo{name, kind, note}});
   order_.push_back(name);

@@ -15,7 +15,13 @@ namespace {
 
 class IdiomFinder {
  public:
-  IdiomFinder(const trace::Trace& t, const CompilerView& v, CompilationPlan& p) : trace_(t), view_(v), plan_(p) {}
+  IdiomFinder(const trace::Trace& t, const CompilerView& v, CompilationPlan& p)
+      : trace_(t), view_(v), plan_(p), eventsOf_(t.scopes.size()), hasScopes_(t.scopes.size(), false) {
+    // Indexed once: a scan of the trace per loop was quadratic on real programs (16 % of simulate on lz4hc.c).
+    for (std::size_t e = 0; e < t.events.size(); ++e) eventsOf_[t.events[e].scope].push_back(e);
+    for (const trace::Scope& s : t.scopes)
+      if (s.parent) hasScopes_[*s.parent] = true;
+  }
 
   void run() {
     if (!enabled()) return;
@@ -31,6 +37,8 @@ class IdiomFinder {
   const trace::Trace& trace_;
   const CompilerView& view_;
   CompilationPlan& plan_;
+  std::vector<std::vector<std::size_t>> eventsOf_;  // scope -> its own events, in order
+  std::vector<bool> hasScopes_;                     // scope -> whether any scope lies directly in it
 
   bool enabled() const {
     const CompilerTarget& t = plan_.target;
@@ -62,18 +70,16 @@ class IdiomFinder {
     if (s.comparison != ir::Comparison::Less && s.comparison != ir::Comparison::LessEqual) return false;
     auto step = sym::toInteger(s.step.expand());
     if (!step || *step != 1) return false;
-    for (const trace::Scope& child : trace_.scopes)
-      if (child.parent == loop) return false;
-    return true;
+    return !hasScopes_[loop];
   }
 
   /* "memset" or "memcpy" when "loop" is nothing but such a store; "why" says what it stores. */
   std::optional<std::string> replacement(std::size_t loop, std::string& why) const {
     if (!simpleLoop(loop)) return std::nullopt;
     std::vector<std::size_t> writes, reads;
-    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
+    for (std::size_t e : eventsOf_[loop]) {
       const trace::Event& ev = trace_.events[e];
-      if (ev.kind != trace::EventKind::Access || ev.scope != loop) continue;
+      if (ev.kind != trace::EventKind::Access) continue;
       if (ev.loopHeader) return std::nullopt;
       (ev.mode == ir::AccessMode::Write ? writes : reads).push_back(e);
     }
@@ -111,9 +117,9 @@ class IdiomFinder {
       if (up.kind == trace::ScopeKind::Loop || up.kind == trace::ScopeKind::Parallel || (up.kind == trace::ScopeKind::Branch && !up.decided)) return std::nullopt;
     }
     bool found = false;
-    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
+    for (std::size_t e : eventsOf_[d.scope]) {
       const trace::Event& ev = trace_.events[e];
-      if (ev.kind != trace::EventKind::Access || ev.scope != d.scope) continue;
+      if (ev.kind != trace::EventKind::Access) continue;
       if (ev.mode == ir::AccessMode::Read) f.read = e;
       else if (!found) f.write = e, found = true;
     }

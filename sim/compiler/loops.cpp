@@ -217,6 +217,14 @@ class LoopDecider {
 
   const std::vector<std::size_t>& innerLoops(std::size_t loop) const { return innerLoops_[loop]; }
 
+  /* "loop" and every loop inside it, in scope order. */
+  std::vector<std::size_t> loopsWithin(std::size_t loop) const {
+    std::vector<std::size_t> out{loop};
+    for (std::size_t k = 0; k < out.size(); ++k) out.insert(out.end(), innerLoops_[out[k]].begin(), innerLoops_[out[k]].end());
+    std::sort(out.begin(), out.end());
+    return out;
+  }
+
   /* Vectorises the innermost loop of each nest that qualifies; true if one below "loop" (or it) did. */
   bool vectorizeNest(std::size_t loop) {
     if (vectorizeAroundInvariantBody(loop)) return true;
@@ -269,8 +277,8 @@ class LoopDecider {
       d.reason = "vectorised: " + std::to_string(bytes) + "-byte vectors, " + std::to_string(factor) +
                  " iteration(s) each, around its inner loop (outer-loop vectorisation): the inner loop's accesses do not move with " +
                  trace_.scopes[loop].label() + ", so one inner pass serves " + std::to_string(factor) + " of its iterations";
-      for (const trace::Scope& s : trace_.scopes)
-        if (s.id != loop && isLoop(s.id) && trace_.encloses(loop, s.id)) setReason(decision(s.id), "not vectorised: the loop around it is vectorised (outer-loop vectorisation)");
+      for (std::size_t inner : loopsWithin(loop))
+        if (inner != loop) setReason(decision(inner), "not vectorised: the loop around it is vectorised (outer-loop vectorisation)");
       return true;
     }
     return false;
@@ -381,8 +389,8 @@ class LoopDecider {
      of nested cycle"); Clang 14 all but first-order ones of the loop itself. */
   std::optional<std::string> refusedRecurrence(std::size_t loop) const {
     bool gcc = target().compiler == CompilerKind::Gcc;
-    for (const trace::Scope& s : trace_.scopes) {
-      if (!isLoop(s.id) || !trace_.encloses(loop, s.id)) continue;
+    for (std::size_t inner : loopsWithin(loop)) {
+      const trace::Scope& s = trace_.scopes[inner];
       for (const ir::CarriedScalar& c : s.carried) {
         if (isReduction(c.kind)) continue;
         if (!gcc && c.kind == ir::CarriedScalar::Kind::FirstOrder) continue;

@@ -17,6 +17,8 @@ class ReuseDecider {
  public:
   ReuseDecider(const trace::Trace& t, const CompilerView& v, CompilationPlan& p) : trace_(t), view_(v), plan_(p) {
     for (const AccessDecision& d : plan_.accesses) decided_.insert(d.event);
+    for (std::size_t e = 0; e < trace_.events.size(); ++e)
+      if (isAccess(e) && isWrite(e)) writesIn_[trace_.events[e].scope].push_back(e);
   }
 
   void run() {
@@ -98,26 +100,48 @@ class ReuseDecider {
     }
   }
 
-  /* The events in "loop" (nested scopes included), in order; computed once per loop. */
+  /* The events in "loop" (nested scopes included), in order; computed once per loop from the
+     events of each scope and the scopes inside each scope (a scan of the whole trace per loop
+     was quadratic on real programs with thousands of calling contexts). */
   const std::vector<std::size_t>& eventsIn(std::size_t loop) {
     auto [it, fresh] = eventsIn_.try_emplace(loop);
-    if (fresh)
-      for (std::size_t e = 0; e < trace_.events.size(); ++e)
-        if (trace_.encloses(loop, trace_.events[e].scope)) it->second.push_back(e);
+    if (!fresh) return it->second;
+    if (eventsOf_.empty()) {
+      eventsOf_.resize(trace_.scopes.size());
+      scopesIn_.resize(trace_.scopes.size());
+      for (std::size_t e = 0; e < trace_.events.size(); ++e) eventsOf_[trace_.events[e].scope].push_back(e);
+      for (const trace::Scope& s : trace_.scopes)
+        if (s.parent) scopesIn_[*s.parent].push_back(s.id);
+    }
+    for (std::vector<std::size_t> pending{loop}; !pending.empty();) {
+      const std::size_t s = pending.back();
+      pending.pop_back();
+      it->second.insert(it->second.end(), eventsOf_[s].begin(), eventsOf_[s].end());
+      pending.insert(pending.end(), scopesIn_[s].begin(), scopesIn_[s].end());
+    }
+    std::sort(it->second.begin(), it->second.end());
     return it->second;
   }
 
-  /* Whether a call that stays a call lies in "loop"; computed once per loop. */
+  /* Whether a call that stays a call lies in "loop": the scopes around every such call, found once. */
   bool keepsACall(std::size_t loop) {
-    auto [it, fresh] = keepsACall_.try_emplace(loop, false);
-    if (fresh)
-      for (const trace::Scope& s : trace_.scopes)
-        if (s.kind == trace::ScopeKind::Call && trace_.encloses(loop, s.id) && realCallBelow(s.id, loop)) it->second = true;
-    return it->second;
+    if (!aroundRealCalls_) {
+      aroundRealCalls_.emplace();
+      for (const trace::Scope& s : trace_.scopes) {
+        if (s.kind != trace::ScopeKind::Call) continue;
+        const CallDecision* call = plan_.call(s.id);
+        if (call && call->inlined) continue;
+        for (std::optional<std::size_t> p = s.parent; p && aroundRealCalls_->insert(*p).second; p = trace_.scopes[*p].parent) {
+        }
+      }
+    }
+    return aroundRealCalls_->count(loop) != 0;
   }
 
   std::map<std::size_t, std::vector<std::size_t>> eventsIn_;
-  std::map<std::size_t, bool> keepsACall_;
+  std::vector<std::vector<std::size_t>> eventsOf_;  // scope -> its own events
+  std::vector<std::vector<std::size_t>> scopesIn_;  // scope -> the scopes directly in it
+  std::optional<std::set<std::size_t>> aroundRealCalls_;
 
   /* Whether "scope" runs in every iteration of "loop" (no undecided branch between them). */
   bool everyIteration(std::size_t scope, std::size_t loop) const {
@@ -201,19 +225,29 @@ class ReuseDecider {
            sym::print(last.operands.front()) == sym::print(trace_.scopes[arms.front()].condition);
   }
 
-  /* The writes an arm makes on every path through it: its own, and those of complete chains in it already sunk. */
+  /* The writes an arm makes on every path through it: its own, and those of complete chains in it
+     already sunk; in event order. Indexed by scope: a scan of all events per arm was quadratic
+     (88 % of simulate on lz4hc.c). */
   std::vector<std::size_t> surelyStored(std::size_t arm) const {
     std::vector<std::size_t> out;
-    for (std::size_t e = 0; e < trace_.events.size(); ++e) {
-      if (!isAccess(e) || !isWrite(e) || (decided_.count(e) != 0 && sunk_.count(e) == 0)) continue;
-      std::size_t s = trace_.events[e].scope;
-      if (s == arm || (sunk_.count(e) && sunkInto_.at(e) == arm)) out.push_back(e);
-    }
+    auto add = [&](const std::map<std::size_t, std::vector<std::size_t>>& index) {
+      if (auto it = index.find(arm); it != index.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    };
+    add(writesIn_);
+    add(sunkIntoScope_);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    std::erase_if(out, [&](std::size_t e) {
+      if (decided_.count(e) != 0 && sunk_.count(e) == 0) return true;
+      return trace_.events[e].scope != arm && !(sunk_.count(e) && sunkInto_.at(e) == arm);
+    });
     return out;
   }
 
   std::set<std::size_t> sunk_;
   std::map<std::size_t, std::size_t> sunkInto_;  // sunk store -> the scope it now runs in (the chain's parent)
+  std::map<std::size_t, std::vector<std::size_t>> writesIn_;          // scope -> the write accesses directly in it
+  std::map<std::size_t, std::vector<std::size_t>> sunkIntoScope_;  // scope -> stores ever sunk into it
 
   /* A store of one address in every arm of a complete chain: one store after the chain, innermost chains first. */
   void sinkCommonStores() {
@@ -237,6 +271,7 @@ class ReuseDecider {
                                                        trace_.events[w].text + ": one store after it, whichever arm runs");
           sunk_.insert(e);
           sunkInto_[e] = parent;
+          sunkIntoScope_[parent].push_back(e);
         }
       }
     }

@@ -15,6 +15,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace cats::sym {
@@ -70,8 +71,9 @@ class Context {
     Symbol symbol;
     SymbolInfo info;
   };
-  std::map<std::string, Entry> byName_;
+  std::unordered_map<std::string, Entry> byName_;  // never walked: order_ keeps the order
   std::vector<std::string> order_;
+  std::unordered_map<std::string, int> nextSuffix_;  // base -> every base_k below it is taken (probing from 2 was quadratic)
   GiNaC::symtab table_;  // every symbol by name, kept current for parse()
 };
 
