@@ -124,7 +124,9 @@ struct Sweeper {
     }
     if (!quiet) exitCode = traced.exitCode;
     baseBindings = traced.bindings;
-    trace::Trace contexts = trace::expandContexts(*traced.trace);
+    trace::ExpansionLimits limits;
+    limits.maxEvents = kSimulatedContextEvents;  // past it the expansion warns and the points are approximate
+    trace::Trace contexts = trace::expandContexts(*traced.trace, {}, limits);
     if (!quiet)
       for (std::size_t d = traced.trace->diagnostics.size(); d < contexts.diagnostics.size(); ++d) std::cerr << contexts.diagnostics[d].str() << "\n";
     return contexts;

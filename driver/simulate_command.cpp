@@ -30,6 +30,9 @@ void addSimulationOptions(CLI::App& cmd, SimulateArgs& args) {
       ->allow_extra_args(false);
   cmd.add_option("--place", args.place, "Put container NAME at address ADDR (NAME=ADDR, hex with 0x)")->allow_extra_args(false);
   cmd.add_option("--align", args.align, "Align container NAME to BYTES (NAME=BYTES)")->allow_extra_args(false);
+  cmd.add_option("--max-context-events", args.maxContextEvents,
+                 "Expand the program's calling contexts up to N events, then simulate those only and mark the result approximate (0: no limit)")
+      ->capture_default_str();
   cmd.add_flag("--no-stack-slots", args.noStackSlots,
                 "At -O0, leave out the loads and stores of local scalars, pointers and parameters in their stack slots");
 }
@@ -222,7 +225,9 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   if (!traced.trace) return failed(traced.exitCode);
   run.exitCode = traced.exitCode;
   options.bindings = traced.bindings;
-  run.contexts = trace::expandContexts(*traced.trace);
+  trace::ExpansionLimits limits;
+  limits.maxEvents = args.maxContextEvents;
+  run.contexts = trace::expandContexts(*traced.trace, {}, limits);
   const trace::Trace& contexts = run.contexts;
   for (std::size_t d = traced.trace->diagnostics.size(); d < contexts.diagnostics.size(); ++d) std::cerr << contexts.diagnostics[d].str() << "\n";
   std::optional<CompilerRun> asked = askCompiler(args, std::get<sim::CompilerTarget>(target).compiler, traced.trace->files);
@@ -254,6 +259,12 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   for (sim::SimulationResult& result : run.results) {
     result.notes.insert(result.notes.begin(), plan.notes.begin(), plan.notes.end());
     if (asked && !asked->problems.empty()) result.approximate = true;
+    if (args.maxContextEvents != 0 && contexts.events.size() >= args.maxContextEvents) {
+      result.notes.insert(result.notes.begin(), fmt::format("the calling contexts were expanded up to {} events (--max-context-events) and the "
+                                                            "rest of the program is not simulated: pick a part with --entry FUNCTION",
+                                                            args.maxContextEvents));
+      result.approximate = true;
+    }
   }
   run.stream = stream;
   run.concretize = options;

@@ -39,6 +39,7 @@ struct SimulateArgs {
   std::string by = "container";
   std::string format = "text";  // text, json, cachegrind (docs/cachegrind-format.md) or cats (docs/cats-trace-format.md)
   std::size_t maxEvents = 1000000;  // --format cats: events written at most
+  std::size_t maxContextEvents = kSimulatedContextEvents;  // calling contexts expanded at most (0: no limit)
   std::optional<std::string> output;
   std::optional<std::string> din;
   bool noStackSlots = false;  // -O0 without the loads and stores of local scalars' stack slots

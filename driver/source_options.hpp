@@ -49,6 +49,10 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend = false
 inline constexpr std::size_t kModelContextEvents = 20000;
 trace::Trace modelContexts(const trace::Trace& summaries);
 
+/// Calling contexts simulate and scale expand by default: 1.5-3 KB and ~50 us each, so the bound keeps a
+/// program whose call paths multiply (lua's lparser.c: 24 GB before it) near 3 GB and a minute.
+inline constexpr std::size_t kSimulatedContextEvents = 1000000;
+
 /// The frontend's options for "args" (paths, -p, -I, -D), as traceSources gives them; the -D
 /// values are taken as they parse (traceSources reports the bad ones).
 frontend::Options frontendOptions(const SourceArgs& args);

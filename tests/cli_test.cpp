@@ -195,3 +195,26 @@ TEST_CASE("simulate --trips gives a data-dependent loop the user's trip count", 
   CHECK(given.out.find("the user gave 1000 iteration(s) (--trips traverse:29=N)") != std::string::npos);
   CHECK(nlohmann::json::parse(given.out)["approximate"].get<bool>());
 }
+
+TEST_CASE("simulate expands calling contexts up to --max-context-events and marks the rest approximate", "[cli][simulate][contexts]") {
+  // Each f_i calls f_{i+1} twice: 2^8 activations of the loop in f8, one event per activation and more.
+  std::string code = "double a[1024];\nvoid f8(int n) { for (int i = 0; i < n; i++) a[i] += 1.0; }\n";
+  for (int i = 7; i >= 0; --i)
+    code += "void f" + std::to_string(i) + "(int n) { a[" + std::to_string(i) + "] = 0; f" + std::to_string(i + 1) + "(n); f" +
+            std::to_string(i + 1) + "(n / 2); }\n";
+  code += "int main(void) { f0(1000); return 0; }\n";
+  const std::string file = test::writeFile(test::tempDir(), "dag.c", code);
+  auto whole = test::runCli("simulate '" + file + "' --format json");
+  REQUIRE(whole.exitCode == 0);
+  auto all = nlohmann::json::parse(whole.out);
+  CHECK_FALSE(all["approximate"].get<bool>());
+
+  auto cut = test::runCli("simulate '" + file + "' --format json --max-context-events 100");
+  REQUIRE(cut.exitCode == 0);
+  CHECK(cut.err.find("calling contexts expanded up to 100 events") != std::string::npos);
+  auto part = nlohmann::json::parse(cut.out);
+  CHECK(part["approximate"].get<bool>());
+  REQUIRE_FALSE(part["notes"].empty());
+  CHECK(part["notes"][0].get<std::string>().find("--max-context-events") != std::string::npos);
+  CHECK(part["accesses"].get<std::uint64_t>() < all["accesses"].get<std::uint64_t>());
+}
