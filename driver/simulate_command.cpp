@@ -225,23 +225,38 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   if (!traced.trace) return failed(traced.exitCode);
   run.exitCode = traced.exitCode;
   options.bindings = traced.bindings;
+  // On a terminal each slow phase before the simulation says what it is doing (real programs spend
+  // their time here: lua's lparser.c expands a million events).
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  auto phase = [terminal](const std::string& text) {
+    if (terminal) std::cerr << "\r\033[K" << text << std::flush;
+  };
   trace::ExpansionLimits limits;
   limits.maxEvents = args.maxContextEvents;
+  phase("expanding calling contexts");
+  if (terminal) limits.progress = [&](std::size_t n) { phase(fmt::format("expanding calling contexts: {} events", n)); };
   run.contexts = trace::expandContexts(*traced.trace, {}, limits);
+  phase("");
   const trace::Trace& contexts = run.contexts;
   for (std::size_t d = traced.trace->diagnostics.size(); d < contexts.diagnostics.size(); ++d) std::cerr << contexts.diagnostics[d].str() << "\n";
   std::optional<CompilerRun> asked = askCompiler(args, std::get<sim::CompilerTarget>(target).compiler, traced.trace->files);
+  phase(fmt::format("modelling the compiler on {} events", contexts.events.size()));
   run.plan = sim::planCompilation(contexts, std::get<sim::CompilerTarget>(target), asked ? &asked->reported : nullptr);
+  phase("");
   sim::CompilationPlan& plan = run.plan;
   if (asked)
     for (const std::string& problem : asked->problems) plan.notes.push_back("--compile-cmd: " + problem + "; the model decides for it");
   options.plan = &plan;
+  phase("binding the parameters");
   try {
     run.program = sim::concretize(contexts, options);
+    phase("");
   } catch (const sim::BindingError& e) {
+    phase("");
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return failed(1);
   } catch (const sim::OptionError& e) {
+    phase("");
     std::cerr << "cats-static: error: " << e.what() << "\n";
     return failed(2);
   }
@@ -251,7 +266,6 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   stream.seed = args.cache.seed;
   stream.branches = options.branches;
   stream.model = options.model;
-  bool terminal = isatty(STDERR_FILENO) != 0;
   sim::Progress progress;
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
   run.results = sim::simulateAll(program, contexts.events.size(), configs, stream, progress);

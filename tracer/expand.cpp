@@ -297,6 +297,7 @@ class Expander {
       case EventKind::Free: break;
     }
     out_.events.push_back(std::move(e));
+    if (limits_.progress && out_.events.size() % 65536 == 0) limits_.progress(out_.events.size());
   }
 
   void loop(const Scope& in, Activation& a, std::size_t parent) {

@@ -6,6 +6,7 @@
 #include "tracer/trace.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace cats::trace {
 struct ExpansionLimits {
   sym::Budget budget;          // for re-classifying events in their context
   std::size_t maxEvents = 0;   // stop expanding past this many events (0: no limit)
+  std::function<void(std::size_t)> progress;  // called with the events so far, every 65,536 events
 };
 
 /// Expands "summaries" (TraceForm::Summaries) from "entries" (empty: the trace's entries) into
