@@ -371,6 +371,12 @@ void AddressStream::prepareLeaf(Frame& f) {
   }
   slots_[loop.slot] = saved;
   f.leafScratch = depth;
+  findRuns(f);
+}
+
+/* Whether the linear leaf in leafAccesses_[f.leafScratch] may offer runs of same-line iterations. */
+void AddressStream::findRuns(Frame& f) {
+  const auto& accesses = leafAccesses_[f.leafScratch];
   f.leafSingle = std::all_of(accesses.begin(), accesses.end(), [](const LeafAccess& a) { return a.repeat == 1; });
   const auto line = static_cast<std::int64_t>(options_.runLineBytes);
   f.leafRuns = line > 0 && f.leafSingle && std::all_of(accesses.begin(), accesses.end(), [&](const LeafAccess& a) {
@@ -477,7 +483,55 @@ bool AddressStream::prepareBranchyLeaf(Frame& f) {
   f.leafMax = 0;
   for (const LeafItem& item : leaf.items)
     if (item.kind != LeafItem::Kind::Branch) f.leafMax += item.repeat;
+  if (steadyArms(leaf, loop.slot)) {
+    leafAccesses_[depth].clear();
+    linearize(leaf, 0, static_cast<std::uint32_t>(leaf.items.size()), leafAccesses_[depth]);
+    f.branchy = false;  // this run of the loop only: the next entry looks again
+    findRuns(f);
+  }
   return true;
+}
+
+namespace {
+
+bool usesSlot(const Condition& c, int slot) {
+  if (c.kind == Condition::Kind::Relation) return c.lhs.usesSlot(slot) || c.rhs.usesSlot(slot);
+  return std::any_of(c.operands.begin(), c.operands.end(), [&](const Condition& o) { return usesSlot(o, slot); });
+}
+
+}  // namespace
+
+/* Whether every iteration of the leaf runs the same arms: no draws (the policy takes both, the
+   first or the last undecided arm), no random offsets, and no condition that names the loop's
+   own iterator (the others are fixed while it runs). Then the leaf is a linear one, with runs
+   of same-line iterations counted in bulk (docs/performance.md, "Branchy leaves with steady
+   arms"). lcs, floyd_warshall and nussinov under the default --branch both. */
+bool AddressStream::steadyArms(const BranchyLeaf& leaf, int loopSlot) const {
+  if (options_.branches.kind == BranchPolicy::Kind::Probability) return false;
+  for (const LeafItem& item : leaf.items) {
+    if (item.kind == LeafItem::Kind::Random) return false;
+    if (item.kind == LeafItem::Kind::Branch)
+      for (const Arm& arm : item.branch->arms)
+        if (usesSlot(arm.condition, loopSlot)) return false;
+  }
+  return true;
+}
+
+/* The accesses one iteration of a leaf with steady arms makes, in order: the arms armMask takes
+   (evaluated once, as the first iteration's would be). */
+void AddressStream::linearize(const BranchyLeaf& leaf, std::uint32_t begin, std::uint32_t end, std::vector<LeafAccess>& out) {
+  for (std::uint32_t k = begin; k < end;) {
+    const LeafItem& item = leaf.items[k];
+    if (item.kind == LeafItem::Kind::Branch) {
+      std::uint64_t mask = armMask(*item.branch);
+      for (std::uint32_t arm = 0; mask != 0; ++arm, mask >>= 1)
+        if (mask & 1) linearize(leaf, leaf.arms[item.armsBegin + arm].first, leaf.arms[item.armsBegin + arm].second, out);
+      k = item.end;
+      continue;
+    }
+    out.push_back(LeafAccess{item.base, item.stride, item.bytes, item.tag, item.repeat, item.write});
+    ++k;
+  }
 }
 
 void AddressStream::flatten(const Block& block, BranchyLeaf& leaf, std::int64_t loopSlot) {

@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 
 using namespace cats;
@@ -112,6 +113,119 @@ TEST_CASE("bulk first-level hits: random leaf loops count exactly as the plain p
   }
 }
 
+namespace {
+
+/* Makes every branchy leaf of "block" steady: no random offsets, conditions from data only. */
+void makeSteady(sim::Block& block) {
+  for (sim::Op& op : block) {
+    if (auto* a = std::get_if<sim::AccessOp>(&op.value)) a->randomOffset = false;
+    if (auto* loop = std::get_if<sim::LoopOp>(&op.value)) makeSteady(loop->body);
+    if (auto* frame = std::get_if<sim::FrameOp>(&op.value)) makeSteady(frame->body);
+    if (auto* branch = std::get_if<sim::BranchOp>(&op.value))
+      for (sim::Arm& arm : branch->arms) {
+        if (arm.condition.kind == sim::Condition::Kind::Relation) {
+          arm.condition = sim::Condition();
+          arm.condition.kind = sim::Condition::Kind::FromData;
+        }
+        makeSteady(arm.body);
+      }
+  }
+}
+
+/* One read of each container before anything else, so that none is first placed inside an arm
+   (which keeps a leaf off the fast path). */
+void placeFirst(sim::Program& program) {
+  auto& frame = std::get<sim::FrameOp>(program.body.front().value);
+  for (std::uint32_t c = 0; c < program.containers.size(); ++c) {
+    sim::AccessOp read;
+    read.container = c;
+    read.bytes = 8;
+    frame.body.insert(frame.body.begin(), sim::Op{read});
+  }
+}
+
+/* The runs "program"'s stream offers with 64-byte lines, all taken. */
+std::int64_t offeredRepeats(const sim::Program& program, sim::StreamOptions options) {
+  options.runLineBytes = 64;
+  sim::AddressStream stream(program, options);
+  std::vector<sim::Record> buffer(4096);
+  std::int64_t repeats = 0;
+  while (stream.next(buffer.data(), buffer.size()) != 0) {
+    repeats += stream.offeredRun().repeats;
+    stream.resolveRun(true);
+  }
+  return repeats;
+}
+
+}  // namespace
+
+TEST_CASE("branchy leaves whose arms do not change with the iteration count same-line runs in bulk, exactly", "[sim][simulate][fastpath]") {
+  std::mt19937 rng(4242);
+  const auto configs = test::policyConfigurations();
+  const sim::BranchPolicy policies[] = {{sim::BranchPolicy::Kind::Both, 0.5}, {sim::BranchPolicy::Kind::Then, 1.0}, {sim::BranchPolicy::Kind::Else, 0.0}};
+  int offered = 0;
+  for (int trial = 0; trial < 90; ++trial) {
+    std::size_t events = 0;
+    sim::Program program = randomLeafProgram(rng, true, events);
+    makeSteady(program.body);
+    placeFirst(program);
+    sim::StreamOptions options;
+    options.seed = 5;
+    options.branches = policies[trial % 3];
+    const auto& frame = std::get<sim::FrameOp>(program.body.front().value);
+    const auto& leaf = std::get<sim::LoopOp>(std::get<sim::LoopOp>(frame.body.back().value).body.front().value);
+    const bool branchy = std::any_of(leaf.body.begin(), leaf.body.end(), [](const sim::Op& op) { return std::holds_alternative<sim::BranchOp>(op.value); });
+    if (branchy && offeredRepeats(program, options) > 0) ++offered;  // linear leaves offered runs before
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      INFO("trial " << trial << ", configuration " << c);
+      checkSameSimulation(program, events, configs[c], options);
+    }
+  }
+  CHECK(offered >= 1);  // a branchy leaf took the steady path and offered runs (none could before; the unit test below pins when)
+}
+
+TEST_CASE("a branchy leaf is linear only while its arms cannot change: a data draw or its own iterator keeps it branchy", "[sim][stream][fastpath]") {
+  // for (i < 64) { if (data) a[i] += ...; else b[i] = ...; }: 8-byte strides, runs of 8 iterations.
+  auto program = [](sim::Condition::Kind kind) {
+    sim::Program p;
+    p.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
+    p.containers.push_back(sim::ContainerPlan{"b", ir::ContainerKind::Global, 8192, 64, 0x20000, false});
+    sim::LoopOp leaf;
+    leaf.slot = 0;
+    leaf.start = sim::Formula::constant(0);
+    leaf.end = sim::Formula::constant(64);
+    leaf.step = sim::Formula::constant(1);
+    sim::BranchOp branch;
+    sim::Arm then, otherwise;
+    then.condition.kind = kind;
+    if (kind == sim::Condition::Kind::Relation) {
+      then.condition.lhs = sim::Formula::linear(0, {{0, 1}});  // i < 32
+      then.condition.rhs = sim::Formula::constant(32);
+    }
+    sim::AccessOp a;
+    a.offset = sim::Formula::linear(0, {{0, 8}});
+    a.bytes = 8;
+    then.body.push_back(sim::Op{a});
+    a.container = 1;
+    a.write = true;
+    a.tag = 1;
+    otherwise.condition.kind = sim::Condition::Kind::Always;
+    otherwise.body.push_back(sim::Op{a});
+    branch.arms = {then, otherwise};
+    leaf.body.push_back(sim::Op{std::move(branch)});
+    p.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}, 0}});
+    p.slots = 1;
+    placeFirst(p);
+    return p;
+  };
+  sim::StreamOptions both;
+  CHECK(offeredRepeats(program(sim::Condition::Kind::FromData), both) > 0);
+  sim::StreamOptions coin;
+  coin.branches = {sim::BranchPolicy::Kind::Probability, 0.5};
+  CHECK(offeredRepeats(program(sim::Condition::Kind::FromData), coin) == 0);  // a draw per iteration
+  CHECK(offeredRepeats(program(sim::Condition::Kind::Relation), both) == 0);  // the arm changes at i = 32
+}
+
 TEST_CASE("fast paths on every example and on branchy kernels: identical statistics", "[sim][simulate][fastpath][examples]") {
   struct Case {
     const char* path;
@@ -147,6 +261,9 @@ TEST_CASE("fast paths on every example and on branchy kernels: identical statist
       for (const auto& config : configs) {
         INFO(label << ", D1 " << config.levels[0].sizeBytes);
         checkSameSimulation(program, events, config, options);
+        sim::StreamOptions both = options;  // simulate's default: every undecided arm, steady leaves
+        both.branches = {sim::BranchPolicy::Kind::Both, 0.5};
+        checkSameSimulation(program, events, config, both);
       }
     });
 }

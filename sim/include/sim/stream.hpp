@@ -201,6 +201,9 @@ class AddressStream {
   void exitArmOrFunction(std::size_t scope);
   void prepareLeaf(Frame& f);
   bool prepareBranchyLeaf(Frame& f);
+  void findRuns(Frame& f);
+  bool steadyArms(const BranchyLeaf& leaf, int loopSlot) const;
+  void linearize(const BranchyLeaf& leaf, std::uint32_t begin, std::uint32_t end, std::vector<LeafAccess>& out);
   void flatten(const Block& block, BranchyLeaf& leaf, std::int64_t loopSlot);
   std::size_t runLeaf(Frame& f, Record* out, std::size_t capacity);
   std::size_t runBranchyLeaf(Frame& f, Record* out, std::size_t capacity);
