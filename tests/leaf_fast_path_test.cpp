@@ -27,6 +27,16 @@ std::vector<sim::Record> drain(const sim::Program& program, sim::StreamOptions o
   return all;
 }
 
+/* for (i = 0; i < trips; i++) in slot 0, body to fill. */
+sim::LoopOp countingLoop(std::int64_t trips) {
+  sim::LoopOp loop;
+  loop.slot = 0;
+  loop.start = sim::Formula::constant(0);
+  loop.end = sim::Formula::constant(trips);
+  loop.step = sim::Formula::constant(1);
+  return loop;
+}
+
 bool sameRecords(const std::vector<sim::Record>& a, const std::vector<sim::Record>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -65,11 +75,7 @@ TEST_CASE("branchy leaf loops: the fast path's records are the plain path's, at 
 TEST_CASE("a leaf loop walking within lines offers runs of iterations, and taking one skips them", "[sim][stream][fastpath]") {
   sim::Program program;
   program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
-  sim::LoopOp leaf;
-  leaf.slot = 0;
-  leaf.start = sim::Formula::constant(0);
-  leaf.end = sim::Formula::constant(16);
-  leaf.step = sim::Formula::constant(1);
+  sim::LoopOp leaf = countingLoop(16);
   sim::AccessOp a;
   a.offset = sim::Formula::linear(0, {{0, 8}});
   a.bytes = 8;
@@ -190,11 +196,7 @@ TEST_CASE("a branchy leaf is linear only while its arms cannot change: a data dr
     sim::Program p;
     p.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
     p.containers.push_back(sim::ContainerPlan{"b", ir::ContainerKind::Global, 8192, 64, 0x20000, false});
-    sim::LoopOp leaf;
-    leaf.slot = 0;
-    leaf.start = sim::Formula::constant(0);
-    leaf.end = sim::Formula::constant(64);
-    leaf.step = sim::Formula::constant(1);
+    sim::LoopOp leaf = countingLoop(64);
     sim::BranchOp branch;
     sim::Arm then, otherwise;
     then.condition.kind = kind;
