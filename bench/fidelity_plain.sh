@@ -81,8 +81,10 @@ else work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; fi
 mkdir -p "$work/rows"
 
 # The compiler model (issue 8) adds --compiler; older binaries know only --model O2.
+# (The help is read whole first: `grep -q` closing the pipe early made pipefail say "no".)
 knows_compiler=0
-"$bin" simulate --help | grep -q -- '--compiler' && knows_compiler=1
+help=$("$bin" simulate --help)
+[[ $help == *--compiler* ]] && knows_compiler=1
 
 # A trivial program per compiler: its libc memset/memcpy counts (start-up, printf) are not the program's.
 printf '#include <stdio.h>\nint main(void) {\n  printf("%%f\\n", 1.0);\n  return 0;\n}\n' >"$work/baseline.c"

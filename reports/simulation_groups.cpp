@@ -44,7 +44,7 @@ std::string keyOf(const trace::Trace& t, const trace::Event& e, GroupBy by, cons
     case GroupBy::Container: return t.containers.at(e.container).name;
     case GroupBy::Field: return t.containers.at(e.container).name + (e.field.empty() ? "" : "." + e.field);
     case GroupBy::Function: return t.functionOf(e.scope);
-    case GroupBy::CompiledFunction: return plan ? plan->compiledFunction(t, e.scope) : t.functionOf(e.scope);
+    case GroupBy::CompiledFunction: return plan ? plan->compiledFunctionOfEvent(t, static_cast<std::size_t>(&e - t.events.data())) : t.functionOf(e.scope);
     case GroupBy::Loop: {
       auto loop = t.innermostLoop(e.scope);
       if (!loop) return "(outside loops) in " + t.functionOf(e.scope);

@@ -52,9 +52,15 @@ class Rewriter {
   void block(Block& b) {
     Block kept;
     for (Op& op : b) {
+      std::vector<Op> after;
       if (auto* l = std::get_if<LoopOp>(&op.value)) {
         const LoopDecision* d = plan_.loop(l->scope);
         if (d && d->removed) continue;
+        for (const DistributedStore& ds : plan_.distributed) {
+          if (ds.nest != l->scope) continue;
+          if (auto call = distribute(*l, ds)) (ds.before ? kept : after).push_back(Op{std::move(*call)});
+          else note("a store split out of its loop as memset (" + ds.reason + ") runs in the source loop: its bounds are not constant here");
+        }
         if (!d || d->replacedBy.empty() || !rewrite(*l, *d))
           for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) block(*inner);
       } else if (auto* br = std::get_if<BranchOp>(&op.value)) {
@@ -63,6 +69,7 @@ class Rewriter {
         block(f->body);
       }
       kept.push_back(std::move(op));
+      for (Op& a : after) kept.push_back(std::move(a));
     }
     b = std::move(kept);
   }
@@ -105,25 +112,77 @@ class Rewriter {
       note("a loop replaced by " + library + " whose bounds vary with an outer loop runs as the source loop (not as " + library + ")");
       return false;
     }
-    std::int64_t element = accesses.front().offset.coefficientOf(loop.slot);
-    std::int64_t bytes = std::max<std::int64_t>(0, *end - *start) * element;
-    std::int64_t width = std::min(widthFor(library, bytes), std::max<std::int64_t>(bytes, 1));
-    LoopOp call = loop;
+    std::int64_t bytes = std::max<std::int64_t>(0, *end - *start) * accesses.front().offset.coefficientOf(loop.slot);
+    loop = libraryCall(loop, accesses, *start, bytes, d);
+    return true;
+  }
+
+  /* The call of "library" over "bytes" bytes that "accesses" of loop "shape" walk from
+     iteration "start" on. */
+  LoopOp libraryCall(const LoopOp& shape, const std::vector<AccessOp>& accesses, std::int64_t start, std::int64_t bytes, const LoopDecision& d) {
+    std::int64_t width = std::min(widthFor(d.replacedBy, bytes), std::max<std::int64_t>(bytes, 1));
+    LoopOp call = shape;
     call.start = Formula::constant(0);
     call.end = Formula::constant(bytes - bytes % width);
     call.step = Formula::constant(width);
+    call.increasing = true;
+    call.tripsFromData = call.segment = false;
     call.vectorFactor = 1;
+    call.libraryCall = true;
     call.body.clear();
     call.pre.clear();
+    call.header.clear();
     call.post.clear();
     for (const AccessOp& a : accesses) {
-      if (!a.write && library == "memcpy") copies_[loop.scope] = CopySource{a, loop.slot, *start};
-      call.body.push_back(Op{walk(a, loop.slot, *start, width, -1, d)});
+      if (!a.write && d.replacedBy == "memcpy") copies_[shape.scope] = CopySource{a, shape.slot, start};
+      call.body.push_back(Op{walk(a, shape.slot, start, width, -1, d)});
     }
     if (bytes % width != 0 && bytes > width)
-      for (const AccessOp& a : accesses) call.post.push_back(Op{walk(a, loop.slot, *start, width, bytes - width, d)});
-    loop = std::move(call);
-    return true;
+      for (const AccessOp& a : accesses) call.post.push_back(Op{walk(a, shape.slot, start, width, bytes - width, d)});
+    return call;
+  }
+
+  /* Store "ds.store" taken out of the loop nest "nest" (DistributedStore) and returned as the
+     memset over what it stored; nothing when the nest's bounds are not constant. */
+  std::optional<LoopOp> distribute(LoopOp& nest, const DistributedStore& ds) {
+    std::vector<LoopOp*> chain{&nest};  // outermost first, down to the loop that holds the store
+    Block::iterator store;
+    while (true) {
+      Block& body = chain.back()->body;
+      store = std::find_if(body.begin(), body.end(), [&](const Op& op) {
+        const auto* a = std::get_if<AccessOp>(&op.value);
+        return a && a->tag == ds.store;
+      });
+      if (store != body.end()) break;
+      LoopOp* next = nullptr;
+      for (Op& op : body)
+        if (auto* l = std::get_if<LoopOp>(&op.value)) next = next ? nullptr : l;
+      if (!next) return std::nullopt;
+      chain.push_back(next);
+    }
+    const AccessOp a = std::get<AccessOp>(store->value);
+    if (a.randomOffset || !a.offset.isLinear() || a.repeat != 1) return std::nullopt;
+    std::int64_t covered = a.bytes;  // bytes of one run of the loops below the current one
+    std::int64_t first = a.offset.constantTerm();
+    std::vector<int> slots;
+    for (auto l = chain.rbegin(); l != chain.rend(); ++l) {
+      auto start = constantOf((*l)->start), end = constantOf((*l)->end), step = constantOf((*l)->step);
+      if (!start || !end || !step || *step != 1 || !(*l)->increasing || (*l)->tripsFromData || (*l)->segment) return std::nullopt;
+      if (a.offset.coefficientOf((*l)->slot) != covered) return std::nullopt;  // not the bytes right after the last run's
+      first += covered * *start;
+      covered *= std::max<std::int64_t>(0, *end - *start);
+      slots.push_back((*l)->slot);
+    }
+    std::vector<std::pair<int, std::int64_t>> terms;  // the slots of loops around the nest stay
+    for (const auto& [slot, c] : a.offset.terms())
+      if (std::find(slots.begin(), slots.end(), slot) == slots.end()) terms.emplace_back(slot, c);
+    AccessOp byte = a;  // one byte per iteration of a loop from 0: the shape libraryCall walks
+    terms.emplace_back(nest.slot, 1);
+    byte.offset = Formula::linear(first, terms);
+    chain.back()->body.erase(store);
+    LoopDecision call;
+    call.replacedBy = "memset";
+    return libraryCall(nest, {byte}, 0, covered, call);
   }
 };
 

@@ -89,6 +89,12 @@ void decideCallocFolds(const trace::Trace& contexts, CompilationPlan& plan) {
         d.removed = true;
         d.reason += "; then folded with the malloc into calloc";
       }
+    // ... and so is a memset the store was split into.
+    std::erase_if(plan.distributed, [&](const DistributedStore& d) {
+      if (d.store != fold.store) return false;
+      std::erase(plan.notes, d.reason);
+      return true;
+    });
     plan.callocs.push_back(std::move(fold));
   }
 }

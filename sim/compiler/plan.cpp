@@ -37,6 +37,14 @@ std::string CompilationPlan::compiledFunction(const trace::Trace& contexts, std:
   return entry ? contexts.scopes[entry].function : contexts.functionOf(scope);
 }
 
+std::string CompilationPlan::compiledFunctionOfEvent(const trace::Trace& contexts, std::size_t event) const {
+  for (const DistributedStore& d : distributed)
+    if (d.store == event) return "memset";
+  // An allocation's accesses are calloc clearing a block from the heap's top: glibc does it with memset.
+  if (contexts.events.at(event).kind == trace::EventKind::Alloc) return "memset";
+  return compiledFunction(contexts, contexts.events.at(event).scope);
+}
+
 std::optional<std::string> CompilationPlan::replacedBy(const trace::Trace& contexts, std::size_t scope) const {
   for (std::optional<std::size_t> s = scope; s; s = contexts.scopes[*s].parent) {
     const trace::Scope& at = contexts.scopes[*s];

@@ -97,6 +97,16 @@ struct CallocFold {
   std::string reason;
 };
 
+/// A byte-splat store split out of a loop nest that also does other work: GCC's loop
+/// distribution and Clang's loop idiom recognition make it one memset over the bytes the nest
+/// stores, the rest of the nest staying a loop (bench/fidelity-corpus/conv2d.c's `out[i][j] = 0`).
+struct DistributedStore {
+  std::size_t store = 0;  // the store event, no longer executed by the loop
+  std::size_t nest = 0;   // the outermost Loop scope the memset covers
+  bool before = true;     // the memset runs before the nest (Clang always; GCC in statement order)
+  std::string reason;
+};
+
 /// Every decision for one contexts trace and target.
 struct CompilationPlan {
   CompilerTarget target;
@@ -104,6 +114,7 @@ struct CompilationPlan {
   std::vector<LoopDecision> loops;       // one per Loop scope, in scope order
   std::vector<AccessDecision> accesses;  // only accesses that do not simply reach memory
   std::vector<CallocFold> callocs;       // malloc + zeroing loop folded into calloc
+  std::vector<DistributedStore> distributed;  // stores split out of their loops as memset calls
   std::vector<std::string> notes;        // modelling choices worth saying once
 
   const CallDecision* call(std::size_t scope) const;
@@ -111,6 +122,8 @@ struct CompilationPlan {
   /// The function "scope" is compiled into: the nearest enclosing function entered by a call
   /// that is not inlined (what a profiler of the binary names; clones keep the source name).
   std::string compiledFunction(const trace::Trace& contexts, std::size_t scope) const;
+  /// The same for access event "event": "memset" for a store split out of its loop.
+  std::string compiledFunctionOfEvent(const trace::Trace& contexts, std::size_t event) const;
   /// The library function ("memset", "memcpy") a loop around "scope" became, if any: the
   /// binary runs that code there, and a profiler names it.
   std::optional<std::string> replacedBy(const trace::Trace& contexts, std::size_t scope) const;
