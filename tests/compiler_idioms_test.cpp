@@ -97,20 +97,24 @@ TEST_CASE("GCC -O2 and Clang -O1 replace byte-splat stores and disjoint copies b
 
 namespace {
 
-/* The accesses of the stream of "contexts" compiled as "compiler FLAGS", as (bytes, write) -> count per compiled function. */
-std::map<std::string, std::map<std::pair<std::uint32_t, bool>, std::size_t>> accessesByFunction(const trace::Trace& contexts, const std::string& compiler,
-                                                                                               const std::string& flags) {
-  sim::CompilationPlan plan = planFor(contexts, compiler, flags);
+/* Every record of the stream of "contexts" compiled as "plan" says, in order. */
+std::vector<sim::Record> recordsOf(const trace::Trace& contexts, const sim::CompilationPlan& plan) {
   sim::ConcretizeOptions options;
   options.plan = &plan;
   options.model = sim::RegisterModel::O2;
   sim::Program program = sim::concretize(contexts, options);
   sim::AddressStream stream(program, {});
-  std::vector<sim::Record> buffer(4096);
+  std::vector<sim::Record> buffer(4096), out;
+  while (std::size_t n = stream.next(buffer.data(), buffer.size())) out.insert(out.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n));
+  return out;
+}
+
+/* The accesses of the stream of "contexts" compiled as "compiler FLAGS", as (bytes, write) -> count per compiled function. */
+std::map<std::string, std::map<std::pair<std::uint32_t, bool>, std::size_t>> accessesByFunction(const trace::Trace& contexts, const std::string& compiler,
+                                                                                               const std::string& flags) {
+  sim::CompilationPlan plan = planFor(contexts, compiler, flags);
   std::map<std::string, std::map<std::pair<std::uint32_t, bool>, std::size_t>> out;
-  while (std::size_t n = stream.next(buffer.data(), buffer.size()))
-    for (std::size_t k = 0; k < n; ++k)
-      ++out[plan.compiledFunction(contexts, contexts.events[buffer[k].tag].scope)][{buffer[k].bytes, buffer[k].write}];
+  for (const sim::Record& r : recordsOf(contexts, plan)) ++out[plan.compiledFunction(contexts, contexts.events[r.tag].scope)][{r.bytes, r.write}];
   return out;
 }
 
@@ -142,12 +146,6 @@ namespace {
    when "compiler FLAGS" runs it (from the stream: the reads the loop's accesses became). */
 std::vector<std::pair<std::string, std::string>> copySources(const trace::Trace& contexts, const std::string& compiler, const std::string& flags) {
   sim::CompilationPlan plan = planFor(contexts, compiler, flags);
-  sim::ConcretizeOptions options;
-  options.plan = &plan;
-  options.model = sim::RegisterModel::O2;
-  sim::Program program = sim::concretize(contexts, options);
-  sim::AddressStream stream(program, {});
-  std::vector<sim::Record> buffer(4096);
   std::vector<std::pair<std::string, std::string>> out;  // (written, read) per run of memcpy accesses
   std::string written, read;
   auto flush = [&] {
@@ -155,14 +153,13 @@ std::vector<std::pair<std::string, std::string>> copySources(const trace::Trace&
     written.clear();
     read.clear();
   };
-  while (std::size_t n = stream.next(buffer.data(), buffer.size()))
-    for (std::size_t k = 0; k < n; ++k) {
-      const trace::Event& e = contexts.events[buffer[k].tag];
-      if (plan.compiledFunction(contexts, e.scope) != "memcpy") continue;
-      const std::string& name = contexts.containers.at(e.container).name;
-      if (buffer[k].write && written != name) flush(), written = name;
-      else if (!buffer[k].write && read.empty()) read = name;
-    }
+  for (const sim::Record& r : recordsOf(contexts, plan)) {
+    const trace::Event& e = contexts.events[r.tag];
+    if (plan.compiledFunction(contexts, e.scope) != "memcpy") continue;
+    const std::string& name = contexts.containers.at(e.container).name;
+    if (r.write && written != name) flush(), written = name;
+    else if (!r.write && read.empty()) read = name;
+  }
   flush();
   return out;
 }
@@ -233,15 +230,8 @@ TEST_CASE("a store split out of its loop nest runs as one memset before or after
     INFO(compiler);
     sim::CompilationPlan plan = planFor(contexts, compiler, "-O2");
     REQUIRE(plan.distributed.size() == 1);
-    sim::ConcretizeOptions options;
-    options.plan = &plan;
-    options.model = sim::RegisterModel::O2;
-    sim::Program program = sim::concretize(contexts, options);
-    sim::AddressStream stream(program, {});
-    std::vector<sim::Record> buffer(4096);
     std::vector<std::pair<std::string, sim::Record>> records;  // compiled function and record, in stream order
-    while (std::size_t n = stream.next(buffer.data(), buffer.size()))
-      for (std::size_t k = 0; k < n; ++k) records.emplace_back(plan.compiledFunctionOfEvent(contexts, buffer[k].tag), buffer[k]);
+    for (const sim::Record& r : recordsOf(contexts, plan)) records.emplace_back(plan.compiledFunctionOfEvent(contexts, r.tag), r);
     std::size_t memset = 0, mainStores = 0;
     std::uint64_t outBytes = 0;
     for (const auto& [function, r] : records) {
