@@ -35,6 +35,18 @@ std::int64_t Formula::coefficientOf(int slot) const {
   return 0;
 }
 
+std::optional<std::int64_t> Formula::constantValue() const {
+  if (!linear_ || dependsOnData_ || !terms_.empty()) return std::nullopt;
+  return constant_;
+}
+
+Formula Formula::withSlotValue(int slot, std::int64_t value) const {
+  std::vector<std::pair<int, std::int64_t>> rest;
+  for (const auto& term : terms_)
+    if (term.first != slot) rest.push_back(term);
+  return Formula::linear(constant_ + coefficientOf(slot) * value, rest);
+}
+
 /* C truncating division; division by zero yields 0 rather than a crash (the program would trap). */
 static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : a / b; }
 static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : a % b; }

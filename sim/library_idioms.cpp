@@ -20,11 +20,6 @@ constexpr std::int64_t kRepStosbThreshold = 2048;          // glibc's __x86_rep_
 constexpr std::int64_t kRepMovsbThreshold = 4096;          // __x86_rep_movsb_threshold for 32-byte vectors
 constexpr std::int64_t kNonTemporalThreshold = 2'359'296;  // 3/4 of the 3 MiB L3 share (bracketed by measurement: rep movsb at 2,048,000 B, vectors at 2,560,000 B)
 
-std::optional<std::int64_t> constantOf(const Formula& f) {
-  if (!f.isLinear() || !f.terms().empty()) return std::nullopt;
-  return f.constantTerm();
-}
-
 /* The access width glibc uses for a call on "bytes" bytes. */
 std::int64_t widthFor(const std::string& library, std::int64_t bytes) {
   if (library == "memset") return bytes >= kRepStosbThreshold ? 1 : kVectorBytes;
@@ -100,7 +95,7 @@ class Rewriter {
      (overlapping) access placed at the end as glibc's tail store is. */
   bool rewrite(LoopOp& loop, const LoopDecision& d) {
     const std::string& library = d.replacedBy;
-    auto start = constantOf(loop.start), end = constantOf(loop.end);
+    auto start = loop.start.constantValue(), end = loop.end.constantValue();
     std::vector<AccessOp> accesses;
     for (const Op& op : loop.body)
       if (const auto* a = std::get_if<AccessOp>(&op.value)) accesses.push_back(*a);
@@ -166,7 +161,7 @@ class Rewriter {
     std::int64_t first = a.offset.constantTerm();
     std::vector<int> slots;
     for (auto l = chain.rbegin(); l != chain.rend(); ++l) {
-      auto start = constantOf((*l)->start), end = constantOf((*l)->end), step = constantOf((*l)->step);
+      auto start = (*l)->start.constantValue(), end = (*l)->end.constantValue(), step = (*l)->step.constantValue();
       if (!start || !end || !step || *step != 1 || !(*l)->increasing || (*l)->tripsFromData || (*l)->segment) return std::nullopt;
       if (a.offset.coefficientOf((*l)->slot) != covered) return std::nullopt;  // not the bytes right after the last run's
       first += covered * *start;

@@ -114,11 +114,6 @@ class Applier {
     }
   }
 
-  static std::optional<std::int64_t> constantOf(const Formula& f) {
-    if (!f.isLinear() || !f.terms().empty()) return std::nullopt;
-    return f.constantTerm();
-  }
-
   /* Accesses below "block" that move with "slot" become one access of "factor" iterations;
      members of an SLP group other than its leader disappear into it. */
   void widen(Block& block, int slot, int factor) const {
@@ -138,7 +133,7 @@ class Applier {
 
   /* "loop" as the plan vectorises it: the vector loop, then (maybe) its scalar epilogue. */
   std::vector<LoopOp> vectorizeLoop(LoopOp loop, const LoopDecision& d) const {
-    auto start = constantOf(loop.start), end = constantOf(loop.end), step = constantOf(loop.step);
+    auto start = loop.start.constantValue(), end = loop.end.constantValue(), step = loop.step.constantValue();
     if (!step || *step != 1 || !loop.increasing || loop.tripsFromData || loop.segment) return {std::move(loop)};
     std::int64_t chunk = std::int64_t{d.vectorFactor} * d.interleave;
     LoopOp vector = loop;

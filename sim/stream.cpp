@@ -2,6 +2,7 @@
 // each remembering where it is, so next() can stop whenever the caller's buffer is full.
 #include "sim/stream.hpp"
 
+#include "sim/flatten_loops.hpp"
 #include "sim/permutation.hpp"
 
 #include "sim/repeating_loops.hpp"
@@ -40,10 +41,18 @@ bool isBranchyBlock(const Block& block) {
   return true;
 }
 
+/* "program" with its small loops written out, when the stream runs it so: with the fast paths,
+   and without an observer (it is told of every loop entered). */
+std::optional<Program> writtenOut(const Program& program, const StreamOptions& options) {
+  if (!options.fastPaths || options.observer || !hasSmallLoops(program)) return std::nullopt;
+  return flattenSmallLoops(program);
+}
+
 }  // namespace
 
 AddressStream::AddressStream(const Program& program, const StreamOptions& options)
-    : program_(program),
+    : flattened_(writtenOut(program, options)),
+      program_(flattened_ ? *flattened_ : program),
       options_(options),
       slots_(kMaxSlots, 0),
       base_(program.containers.size(), 0),
@@ -64,8 +73,8 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
     const ContainerPlan& plan = program.containers[c];
     if (plan.kind == ir::ContainerKind::Parameter) baseFor(c);
   }
-  if (!program.body.empty()) frames_.push_back(Frame{&program.body});
-  if (!program.statics.empty()) frames_.push_back(Frame{&program.statics});
+  if (!program_.body.empty()) frames_.push_back(Frame{&program_.body});  // the written-out program's, when there is one
+  if (!program_.statics.empty()) frames_.push_back(Frame{&program_.statics});
 }
 
 std::uint64_t AddressStream::random() {

@@ -1,6 +1,7 @@
 // The stream's leaf fast paths (branchy leaves, bulk first-level hits) against the plain path:
 // identical records and identical statistics, per event and in total (docs/performance.md).
 #include "sim/concretize.hpp"
+#include "sim/flatten_loops.hpp"
 #include "sim/simulate.hpp"
 #include "sim/stream.hpp"
 #include "random_programs.hpp"
@@ -76,6 +77,7 @@ TEST_CASE("a leaf loop walking within lines offers runs of iterations, and takin
   sim::Program program;
   program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
   sim::LoopOp leaf = countingLoop(16);
+  leaf.end = sim::Formula::linear(16, {{1, 1}});  // slot 1 is 0: 16 iterations, but not constant, so not written out
   sim::AccessOp a;
   a.offset = sim::Formula::linear(0, {{0, 8}});
   a.bytes = 8;
@@ -247,6 +249,8 @@ TEST_CASE("fast paths on every example and on branchy kernels: identical statist
       {"bench/fidelity-corpus/floyd_warshall.c", {{"N", "30"}}},
       {"bench/fidelity-corpus/nussinov.c", {{"N", "30"}}},
       {"bench/fidelity-corpus/lcs.c", {{"N", "30"}}},
+      {"bench/fidelity-corpus/kmeans.c", {{"N", "300"}}},  // small constant loops written out
+      {"bench/fidelity-corpus/conv2d.c", {{"N", "40"}}},
   };
   std::vector<cache::HierarchyConfig> configs;
   cache::HierarchyConfig cachegrind;  // the fast engine
@@ -268,4 +272,104 @@ TEST_CASE("fast paths on every example and on branchy kernels: identical statist
         checkSameSimulation(program, events, config, both);
       }
     });
+}
+
+namespace {
+
+sim::AccessOp accessAt(std::uint32_t tag, std::int64_t constant, const std::vector<std::pair<int, std::int64_t>>& terms, bool write = false) {
+  sim::AccessOp a;
+  a.tag = tag;
+  a.container = 0;
+  a.bytes = 8;
+  a.write = write;
+  a.offset = sim::Formula::linear(constant, terms);
+  return a;
+}
+
+/* for (i < outer) { pre; for (j from start by step, small) { a[i*64 + j*8], b... } post; } with
+   random small bounds, directions, steps and pre/post accesses: what flattenSmallLoops writes out. */
+sim::Program smallLoopProgram(std::mt19937& rng, std::size_t& events) {
+  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  sim::LoopOp inner;
+  inner.slot = 1;
+  std::int64_t start = pick(0, 6), trips = pick(0, 9), step = pick(1, 3);
+  inner.increasing = pick(0, 1) == 1;
+  inner.start = sim::Formula::constant(inner.increasing ? start : start + trips * step);
+  inner.end = sim::Formula::constant(inner.increasing ? start + trips * step - pick(0, static_cast<int>(step) - 1) : start);
+  inner.step = sim::Formula::constant(inner.increasing ? step : -step);
+  std::uint32_t tag = 0;
+  for (int k = pick(1, 4); k > 0; --k) inner.body.push_back(sim::Op{accessAt(tag++, pick(0, 4096), {{0, pick(0, 3) * 64}, {1, pick(-2, 2) * 8}}, pick(0, 1) == 1)});
+  if (pick(0, 1)) inner.pre.push_back(sim::Op{accessAt(tag++, 8192, {{0, 8}})});
+  if (pick(0, 1)) inner.post.push_back(sim::Op{accessAt(tag++, 9000, {{0, 8}, {1, 8}}, true)});  // a sunk store at the exit value
+  sim::LoopOp outer = countingLoop(pick(65, 120));  // too many iterations to write out
+  outer.body.push_back(sim::Op{std::move(inner)});
+  outer.body.push_back(sim::Op{accessAt(tag++, 16384, {{0, 8}})});
+  sim::Program p;
+  p.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 1 << 16, 64, 0x10000, false});
+  p.slots = 2;
+  sim::AllocOp alloc;
+  alloc.container = 0;
+  alloc.sizeBytes = sim::Formula::constant(1 << 16);
+  alloc.function = ir::AllocFunction::StaticArray;
+  p.statics.push_back(sim::Op{alloc});
+  sim::FrameOp frame;
+  frame.body.push_back(sim::Op{std::move(outer)});
+  p.body.push_back(sim::Op{std::move(frame)});
+  events = tag;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("small constant loops written out stream the plain path's records, and loops whose slot is read later stay", "[sim][stream][fastpath]") {
+  std::mt19937 rng(777);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::size_t events = 0;
+    sim::Program program = smallLoopProgram(rng, events);
+    INFO("trial " << trial);
+    REQUIRE(sim::hasSmallLoops(program));
+    sim::StreamOptions options;
+    options.fastPaths = false;
+    auto plain = drain(program, options, 4096);
+    options.fastPaths = true;
+    for (std::size_t capacity : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) CHECK(sameRecords(drain(program, options, capacity), plain));
+    const sim::Program flat = sim::flattenSmallLoops(program);
+    const auto& frame = std::get<sim::FrameOp>(flat.body.front().value);
+    const auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
+    CHECK(std::none_of(outer.body.begin(), outer.body.end(), [](const sim::Op& op) { return std::holds_alternative<sim::LoopOp>(op.value); }));
+  }
+  // The stream runs the written-out program: a loop around a two-iteration loop over one line
+  // becomes a leaf walking within lines, which offers runs (a loop with an inner loop does not).
+  sim::Program walk;
+  walk.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
+  walk.slots = 2;
+  sim::LoopOp pair;
+  pair.slot = 1;
+  pair.start = sim::Formula::constant(0);
+  pair.end = sim::Formula::constant(2);
+  pair.step = sim::Formula::constant(1);
+  pair.body.push_back(sim::Op{accessAt(0, 0, {{0, 8}})});
+  sim::LoopOp around = countingLoop(64);
+  around.body.push_back(sim::Op{std::move(pair)});
+  walk.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(around)}}, 0}});
+  sim::StreamOptions runs;
+  CHECK(offeredRepeats(walk, runs) > 0);
+  // An access after the loop reads its slot's last value: the loop keeps setting it.
+  std::size_t events = 0;
+  sim::Program program = smallLoopProgram(rng, events);
+  auto& frame = std::get<sim::FrameOp>(program.body.front().value);
+  std::get<sim::LoopOp>(frame.body.front().value).body.push_back(sim::Op{accessAt(99, 0, {{1, 8}})});
+  CHECK_FALSE(sim::hasSmallLoops(program));
+  // Too many accesses to write out: 65 iterations of one access.
+  sim::Program big = smallLoopProgram(rng, events);
+  auto& bigOuter = std::get<sim::LoopOp>(std::get<sim::FrameOp>(big.body.front().value).body.front().value);
+  auto& bigInner = std::get<sim::LoopOp>(bigOuter.body.front().value);
+  bigInner.start = sim::Formula::constant(0);
+  bigInner.end = sim::Formula::constant(65);
+  bigInner.step = sim::Formula::constant(1);
+  bigInner.increasing = true;
+  bigInner.pre.clear();
+  bigInner.post.clear();
+  bigInner.body.resize(1);
+  CHECK_FALSE(sim::hasSmallLoops(big));
 }

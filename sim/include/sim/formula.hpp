@@ -31,6 +31,10 @@ class Formula {
   const std::vector<std::pair<int, std::int64_t>>& terms() const { return terms_; }
   bool usesSlot(int slot) const;
   std::int64_t coefficientOf(int slot) const;
+  /// The value of a formula that reads no slot and no data.
+  std::optional<std::int64_t> constantValue() const;
+  /// A linear formula with slot "slot" fixed at "value".
+  Formula withSlotValue(int slot, std::int64_t value) const;
 
   /// Value with iterator values "slots"; must not depend on data.
   std::int64_t evaluate(const std::int64_t* slots) const;

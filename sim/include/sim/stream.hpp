@@ -123,6 +123,7 @@ class AddressStream {
     bool announced = false;                    // the observer was told "scope" started (arms wait their turn)
   };
 
+  std::optional<Program> flattened_;  // the program with small loops written out (with the fast paths)
   const Program& program_;
   StreamOptions options_;
   std::vector<std::int64_t> slots_;

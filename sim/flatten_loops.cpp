@@ -1,0 +1,149 @@
+// Writing out small constant loops: the loop's pre block at its first iteration, its body at
+// every iteration and its post block after the last, each access with the loop's slot fixed
+// at the value the stream would give it there (AddressStream::enterLoop, endOfBlock).
+#include "sim/flatten_loops.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+namespace cats::sim {
+
+namespace {
+
+constexpr std::size_t kMaxWrittenOut = 64;  // accesses written out per loop: its code per iteration of the loop around it
+
+/* The slots some formula reads outside every loop that binds them (a value left behind by a
+   loop): a loop over such a slot must keep setting it, so it is not written out. */
+class EscapingSlots {
+ public:
+  explicit EscapingSlots(const Program& p) : slots_(std::min(p.slots, kMaxSlots)) {
+    block(p.statics, 0);
+    block(p.body, 0);
+  }
+  bool escapes(int slot) const { return (escaping_ >> slot & 1) != 0; }
+
+ private:
+  int slots_;
+  std::uint64_t escaping_ = 0;  // one bit per slot
+
+  void formula(const Formula& f, std::uint64_t bound) {
+    for (int s = 0; s < slots_; ++s)
+      if ((bound >> s & 1) == 0 && f.usesSlot(s)) escaping_ |= std::uint64_t{1} << s;
+  }
+  void condition(const Condition& c, std::uint64_t bound) {
+    formula(c.lhs, bound);
+    formula(c.rhs, bound);
+    for (const Condition& o : c.operands) condition(o, bound);
+  }
+  void block(const Block& b, std::uint64_t bound) {
+    for (const Op& op : b) {
+      if (const auto* a = std::get_if<AccessOp>(&op.value)) {
+        formula(a->offset, bound);
+      } else if (const auto* al = std::get_if<AllocOp>(&op.value)) {
+        formula(al->sizeBytes, bound);
+      } else if (const auto* l = std::get_if<LoopOp>(&op.value)) {
+        for (const Formula* f : {&l->start, &l->end, &l->step, &l->segmentIndex}) formula(*f, bound);
+        std::uint64_t inside = bound | std::uint64_t{1} << l->slot;
+        for (const Block* inner : {&l->pre, &l->header, &l->body, &l->post}) block(*inner, inside);
+      } else if (const auto* br = std::get_if<BranchOp>(&op.value)) {
+        for (const Arm& arm : br->arms) {
+          condition(arm.condition, bound);
+          block(arm.body, bound);
+        }
+      } else if (const auto* f = std::get_if<FrameOp>(&op.value)) {
+        block(f->body, bound);
+      }
+    }
+  }
+};
+
+/* Accesses only, each with a linear offset and no draw: what can be written out. */
+bool plainAccesses(const Block& b) {
+  return std::all_of(b.begin(), b.end(), [](const Op& op) {
+    const auto* a = std::get_if<AccessOp>(&op.value);
+    return a && !a->randomOffset && a->offset.isLinear();
+  });
+}
+
+/* The trip count of "l" when it can be written out in at most kMaxWrittenOut accesses. */
+std::optional<std::int64_t> writableTrips(const LoopOp& l, const EscapingSlots& escaping) {
+  if (escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment) return std::nullopt;
+  if (!plainAccesses(l.pre) || !plainAccesses(l.body) || !plainAccesses(l.post)) return std::nullopt;
+  auto start = l.start.constantValue(), end = l.end.constantValue(), step = l.step.constantValue();
+  if (!start || !end || !step) return std::nullopt;
+  // As AddressStream::enterLoop counts them.
+  std::int64_t distance = l.increasing ? *end - *start : *start - *end;
+  std::int64_t stride = l.increasing ? *step : -*step;
+  std::int64_t trips = distance <= 0 || stride <= 0 ? 0 : (distance + stride - 1) / stride;
+  if (trips > static_cast<std::int64_t>(kMaxWrittenOut)) return std::nullopt;
+  std::size_t made = l.post.size() + (trips > 0 ? l.pre.size() + static_cast<std::size_t>(trips) * l.body.size() : 0);
+  if (made > kMaxWrittenOut) return std::nullopt;
+  return trips;
+}
+
+void appendAt(const Block& from, int slot, std::int64_t value, Block& out) {
+  for (const Op& op : from) {
+    AccessOp a = std::get<AccessOp>(op.value);
+    a.offset = a.offset.withSlotValue(slot, value);
+    out.push_back(Op{std::move(a)});
+  }
+}
+
+bool anySmallLoop(const Block& b, const EscapingSlots& escaping) {
+  for (const Op& op : b) {
+    if (const auto* l = std::get_if<LoopOp>(&op.value)) {
+      if (writableTrips(*l, escaping)) return true;
+      for (const Block* inner : {&l->pre, &l->header, &l->body, &l->post})
+        if (anySmallLoop(*inner, escaping)) return true;
+    } else if (const auto* br = std::get_if<BranchOp>(&op.value)) {
+      for (const Arm& arm : br->arms)
+        if (anySmallLoop(arm.body, escaping)) return true;
+    } else if (const auto* f = std::get_if<FrameOp>(&op.value)) {
+      if (anySmallLoop(f->body, escaping)) return true;
+    }
+  }
+  return false;
+}
+
+/* Inner loops first, so a loop of small loops can be written out in turn. */
+void flatten(Block& b, const EscapingSlots& escaping) {
+  Block out;
+  out.reserve(b.size());
+  for (Op& op : b) {
+    if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, escaping);
+      if (auto trips = writableTrips(*l, escaping)) {
+        std::int64_t start = *l->start.constantValue(), step = *l->step.constantValue();
+        if (*trips > 0) {
+          appendAt(l->pre, l->slot, start, out);
+          for (std::int64_t k = 0; k < *trips; ++k) appendAt(l->body, l->slot, start + k * step, out);
+        }
+        appendAt(l->post, l->slot, start + *trips * step, out);
+        continue;
+      }
+    } else if (auto* br = std::get_if<BranchOp>(&op.value)) {
+      for (Arm& arm : br->arms) flatten(arm.body, escaping);
+    } else if (auto* f = std::get_if<FrameOp>(&op.value)) {
+      flatten(f->body, escaping);
+    }
+    out.push_back(std::move(op));
+  }
+  b = std::move(out);
+}
+
+}  // namespace
+
+bool hasSmallLoops(const Program& program) {
+  EscapingSlots escaping(program);
+  return anySmallLoop(program.statics, escaping) || anySmallLoop(program.body, escaping);
+}
+
+Program flattenSmallLoops(Program program) {
+  EscapingSlots escaping(program);
+  flatten(program.statics, escaping);
+  flatten(program.body, escaping);
+  return program;
+}
+
+}  // namespace cats::sim
