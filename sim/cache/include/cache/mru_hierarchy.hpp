@@ -64,8 +64,8 @@ class MruHierarchy {
   };
 
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
-  /// Demand access of "line" at level "k" (a core access at 0, a fill below); true on a hit.
-  bool demand(std::size_t k, std::uint64_t line, bool isWrite, MruOutcome& out);
+  /// Demand access of "line" from the first level down to the level that has it.
+  void demand(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// A dirty line written back into level "k" (or memory when k is the level count).
   void writeback(std::size_t k, std::uint64_t line);
 
