@@ -115,19 +115,19 @@ void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
   }
 }
 
+void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  out.accessed = out.missed = 0;
+  demand(line, isWrite, out);
+  ++(isWrite ? stats_[0].writes : stats_[0].reads);
+  if (out.missed & 1) ++(isWrite ? stats_[0].writeMisses : stats_[0].readMisses);
+  for (std::size_t k = 1; k < levels_.size() && (out.accessed >> k & 1); ++k) {
+    ++stats_[k].reads;
+    stats_[k].readMisses += out.missed >> k & 1;
+  }
+}
+
 void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
   out.accessed = out.missed = 0;
-  const std::uint64_t line = address >> lineBits_;
-  if (size != 0 && ((address + size - 1) >> lineBits_) == line) {  // one line: count as we go
-    demand(line, isWrite, out);
-    ++(isWrite ? stats_[0].writes : stats_[0].reads);
-    if (out.missed & 1) ++(isWrite ? stats_[0].writeMisses : stats_[0].readMisses);
-    for (std::size_t k = 1; k < levels_.size() && (out.accessed >> k & 1); ++k) {
-      ++stats_[k].reads;
-      stats_[k].readMisses += out.missed >> k & 1;
-    }
-    return;
-  }
   const std::uint64_t end = address + (size == 0 ? 1 : size);
   const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
   for (std::uint64_t line = first; line <= last; ++line) demand(line, isWrite, out);

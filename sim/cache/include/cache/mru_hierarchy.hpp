@@ -37,6 +37,7 @@ class MruHierarchy {
         out.missed = 0;
         return;
       }
+      return accessLine(line, isWrite, out);
     }
     accessSlow(address, size, isWrite, out);
   }
@@ -63,6 +64,9 @@ class MruHierarchy {
     std::vector<std::uint64_t> slots;  // per set, most recent first: (line + 1) << 1 | dirty, 0 = empty
   };
 
+  /// An access within one line that is not a hit on its set's newest line.
+  void accessLine(std::uint64_t line, bool isWrite, MruOutcome& out);
+  /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
   /// Demand access of "line" from the first level down to the level that has it.
   void demand(std::uint64_t line, bool isWrite, MruOutcome& out);
