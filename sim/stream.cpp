@@ -400,16 +400,20 @@ void AddressStream::findRuns(Frame& f) {
    used in iteration i; 0 if an access straddles two lines. */
 std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step,
                                       std::int64_t limit) const {
-  const std::uint64_t line = options_.runLineBytes;
+  // Lines are powers of two (validated), and so are most strides: masks and shifts, not the four
+  // 64-bit divisions per access this took (a third of lcs's and a fifth of matmul_ikj's time).
+  const std::uint64_t offsetMask = options_.runLineBytes - 1;
   std::int64_t best = limit;
   for (std::size_t k = 0; k < count; ++k) {
     const LeafAccess& a = accesses[k];
     const std::uint64_t first = a.base + static_cast<std::uint64_t>(a.stride * i);
     const std::uint64_t last = first + std::max<std::uint32_t>(a.bytes, 1) - 1;
-    if (first / line != last / line) return 0;
+    if (((first ^ last) & ~offsetMask) != 0) return 0;
     const std::int64_t d = a.stride * step;
     if (d == 0) continue;
-    const std::uint64_t room = d > 0 ? (line - 1 - last % line) / static_cast<std::uint64_t>(d) : first % line / static_cast<std::uint64_t>(-d);
+    const std::uint64_t left = d > 0 ? offsetMask - (last & offsetMask) : first & offsetMask;  // bytes it may still move
+    const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
+    const std::uint64_t room = (moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves;  // not has_single_bit: a libgcc popcount call without -mpopcnt
     best = std::min(best, static_cast<std::int64_t>(room));
     if (best == 0) return 0;
   }
