@@ -43,8 +43,4 @@ inline void attributeMru(const cache::MruOutcome& outcome, std::size_t levels, b
   }
 }
 
-/* A first-level hit that did nothing else (no effect there, nothing below). */
-inline bool firstLevelOnly(const cache::Outcome& o) { return o.firstLevelHitOnly(); }
-inline bool firstLevelOnly(const cache::MruOutcome& o) { return o.accessed == 1 && o.missed == 0; }
-
 }  // namespace cats::sim

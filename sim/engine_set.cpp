@@ -3,6 +3,7 @@
 // the fast one where it applies.
 #include "engine_set.hpp"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -50,6 +51,12 @@ void EngineSet::addFamilies(const std::vector<cache::HierarchyConfig>& configs, 
     for (const Slot& slot : slots) placed[slot.config] = true;
     families_.push_back({cache::LruStackFamily(members), std::move(slots)});
   }
+}
+
+bool EngineSet::firstLevelHolds(std::uint64_t address, bool dirty) const {
+  return std::all_of(fast_.begin(), fast_.end(), [&](const auto& m) { return m.engine.firstLevelHolds(address, dirty); }) &&
+         std::all_of(general_.begin(), general_.end(), [&](const auto& m) { return m.engine.firstLevelHolds(address, dirty); }) &&
+         std::all_of(families_.begin(), families_.end(), [&](const auto& f) { return f.engine.firstLevelHolds(address); });
 }
 
 void EngineSet::addFirstLevelHits(std::uint64_t reads, std::uint64_t writes) {

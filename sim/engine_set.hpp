@@ -47,6 +47,9 @@ class EngineSet {
   /// Completes counters attribute() left to the end ("counts": levels() per event).
   void completeCounts(std::vector<LevelCounts>& counts) const;
 
+  /// True if every member's first level holds the line of "address" (dirty too if "dirty").
+  bool firstLevelHolds(std::uint64_t address, bool dirty) const;
+
   /// First-level hits every member's caller proved changed nothing but the counters.
   void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes);
 
@@ -92,16 +95,5 @@ class EngineSet {
   std::vector<std::size_t> firstLevels_;
   std::size_t levels_ = 0;
 };
-
-/* A run counts in bulk only if its first iteration was a first-level-only hit in every member. */
-inline bool firstLevelOnly(const EngineSet::Outcome& o) {
-  for (const cache::MruOutcome& f : o.fast)
-    if (!firstLevelOnly(f)) return false;
-  for (const cache::Outcome& g : o.general)
-    if (!firstLevelOnly(g)) return false;
-  for (const cache::FamilyOutcome& f : o.families)
-    if (f.missed != 0) return false;
-  return true;
-}
 
 }  // namespace cats::sim

@@ -54,8 +54,8 @@ std::array<std::size_t, 1> firstLevels(const Engine& /*hierarchy*/) {
 const std::vector<std::size_t>& firstLevels(const EngineSet& set) { return set.firstLevels(); }
 
 /* The stream through "hierarchy", every record's outcome added to its event's counters. A run
-   the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when its first
-   iteration was all first-level hits that did nothing else. At a repeat point, RepeatWarp may
+   the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when the first level
+   still holds every line of the iteration before it (written ones dirty). At a repeat point, RepeatWarp may
    skip whole periods of iterations (docs/performance.md, "Warping"). */
 template <typename Engine, typename Outcome, typename Attribute>
 std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
@@ -66,23 +66,20 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
   for (;;) {
     const std::size_t n = stream.next(batch.data(), batch.size());
     if (stream.ended(n)) break;
-    const LeafRun& offer = stream.offeredRun();
-    const std::size_t runFrom = n - offer.count;
-    for (std::size_t i = 0; i < runFrom; ++i) {
+    for (std::size_t i = 0; i < n; ++i) {
       const Record& r = batch[i];
       feed(hierarchy, r, outcome);
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
-    }
-    bool allHits = true;
-    for (std::size_t i = runFrom; i < n; ++i) {
-      const Record& r = batch[i];
-      feed(hierarchy, r, outcome);
-      attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
-      allHits = allHits && firstLevelOnly(outcome);
     }
     accesses += n;
+    const LeafRun& offer = stream.offeredRun();
     if (offer.repeats > 0) {
-      if (allHits) {
+      const std::size_t runFrom = n - offer.count;
+      // Every line the iteration used still held at the first level (written ones dirty): its
+      // repetitions are first-level hits that change nothing but the counters.
+      bool held = true;
+      for (std::size_t i = runFrom; i < n && held; ++i) held = hierarchy.firstLevelHolds(batch[i].address, batch[i].write);
+      if (held) {
         const auto repeats = static_cast<std::uint64_t>(offer.repeats);
         std::uint64_t reads = 0, writes = 0;
         for (std::size_t i = runFrom; i < n; ++i) {
@@ -93,7 +90,7 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
         hierarchy.addFirstLevelHits(reads, writes);
         accesses += repeats * offer.count;
       }
-      stream.resolveRun(allHits);
+      stream.resolveRun(held);
     }
     if constexpr (CapturesState<Engine>) {
       if (stream.repeatPoint().remaining > 0) {

@@ -15,7 +15,7 @@ namespace cats::sim {
 
 namespace {
 
-constexpr std::int64_t kMinRun = 6;  // shorter runs cost more (a batch ends per offer) than they save (stencils, measured)
+constexpr std::int64_t kMinRun = 2;  // shorter runs cost more (a batch ends per offer) than they save (the speed corpus, measured: docs/performance.md)
 
 bool isLeafBody(const LoopOp& loop) {
   if (!loop.header.empty() || loop.body.empty()) return false;
@@ -388,8 +388,8 @@ void AddressStream::findRuns(Frame& f) {
   const auto& accesses = leafAccesses_[f.leafScratch];
   f.leafSingle = std::all_of(accesses.begin(), accesses.end(), [](const LeafAccess& a) { return a.repeat == 1; });
   const auto line = static_cast<std::int64_t>(options_.runLineBytes);
-  // A run is offered only when more than kMinRun iterations follow one: shorter loops (kmeans'
-  // D = 4 feature loops) need no look at all (runLength was 13 % of kmeans).
+  // A run is offered only when more than kMinRun iterations follow one: shorter loops need no
+  // look at all (runLength was 13 % of kmeans with its 4-iteration feature loops).
   f.leafRuns = line > 0 && f.leafSingle && f.remaining > kMinRun + 1 && std::all_of(accesses.begin(), accesses.end(), [&](const LeafAccess& a) {
                  std::int64_t bytesPerIteration = a.stride * f.step;
                  return bytesPerIteration > -line && bytesPerIteration < line;
@@ -420,26 +420,17 @@ std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t co
   return best;
 }
 
-/* Called after iteration "i" when "remaining" reached the frame's next look. A run is offered
-   after an iteration that repeats the lines of the one before (the first iteration in new lines
-   usually misses, so its offer would be declined); the lines of iteration i are looked at once
-   and the next look is where one of them changes. True when a run is offered now. */
+/* Called after iteration "i" when "remaining" reached the frame's next look: the first
+   iteration in which some access entered a new line. The lines of iteration i are looked at
+   once, and the next look is where one of them changes. True when a run of the iterations that
+   stay in i's lines is offered now (the caller counts it in bulk if the first level still holds
+   those lines after iteration i: docs/performance.md, "Bulk hits"). */
 bool AddressStream::offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining) {
-  if (remaining == f.offerAt) {
-    run_ = LeafRun{count, f.offerRepeats};
-    f.nextRunCheck = remaining - f.offerRepeats - 1;
-    f.offerAt = -1;
-    return true;
-  }
   const std::int64_t same = runLength(accesses, count, i, f.step, remaining);
-  if (same > kMinRun) {
-    f.offerAt = remaining - 1;
-    f.offerRepeats = same - 1;
-    f.nextRunCheck = remaining - 1;
-  } else {
-    f.nextRunCheck = remaining - same - 1;
-  }
-  return false;
+  f.nextRunCheck = remaining - same - 1;
+  if (same <= kMinRun) return false;
+  run_ = LeafRun{count, same};
+  return true;
 }
 
 void AddressStream::skipIterations(std::int64_t count) {

@@ -88,21 +88,59 @@ TEST_CASE("a leaf loop walking within lines offers runs of iterations, and takin
   options.runLineBytes = 64;
   sim::AddressStream stream(program, options);
   std::vector<sim::Record> buffer(100);
-  // Iteration 0 (address 0x10000): 7 more iterations stay in its line; the run is offered after
-  // iteration 1, the first that repeats those lines, with the 6 iterations left in it.
-  REQUIRE(stream.next(buffer.data(), buffer.size()) == 2);
-  CHECK(buffer[1].address == 0x10008);
+  // Iteration 0 (address 0x10000) is the first in its line and 7 more stay there: the run is
+  // offered right after it, with those 7.
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
+  CHECK(buffer[0].address == 0x10000);
   CHECK(stream.offeredRun().count == 1);
-  CHECK(stream.offeredRun().repeats == 6);
+  CHECK(stream.offeredRun().repeats == 7);
   stream.resolveRun(true);
-  REQUIRE(stream.next(buffer.data(), buffer.size()) == 2);
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 1);
   CHECK(buffer[0].address == 0x10040);  // iteration 8: the next line
-  CHECK(stream.offeredRun().repeats == 6);
-  stream.resolveRun(false);  // declined: iterations 10 to 15 come one by one, no second offer in that run
-  REQUIRE(stream.next(buffer.data(), buffer.size()) == 6);
-  CHECK(buffer[0].address == 0x10050);
-  CHECK(buffer[5].address == 0x10078);
+  CHECK(stream.offeredRun().repeats == 7);
+  stream.resolveRun(false);  // declined: iterations 9 to 15 come one by one, no second offer in that run
+  REQUIRE(stream.next(buffer.data(), buffer.size()) == 7);
+  CHECK(buffer[0].address == 0x10048);
+  CHECK(buffer[6].address == 0x10078);
   CHECK(stream.offeredRun().repeats == 0);
+}
+
+TEST_CASE("a run is counted in bulk only if the first level holds its lines, written ones dirty", "[sim][simulate][fastpath]") {
+  // Write a[i], then read it: without write-allocate the write misses and the read brings the
+  // line in clean, so the next iteration's write sets its dirty bit. Counting those iterations
+  // in bulk would lose that bit and the write-back when the sweep over b evicts the line.
+  sim::Program program;
+  program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 2048, 64, 0x10000, false});
+  program.containers.push_back(sim::ContainerPlan{"b", ir::ContainerKind::Global, 65536, 64, 0x40000, false});
+  const auto leafOver = [](int slot, std::int64_t trips, std::uint32_t container, std::int64_t stride, std::vector<std::pair<std::uint32_t, bool>> uses) {
+    sim::LoopOp loop;
+    loop.slot = slot;
+    loop.start = sim::Formula::constant(0);
+    loop.end = sim::Formula::linear(trips, {{1, 1}});  // slot 1 is 0: not constant, so not written out
+    loop.step = sim::Formula::constant(1);
+    for (const auto& [tag, write] : uses) {
+      sim::AccessOp access;
+      access.container = container;
+      access.tag = tag;
+      access.write = write;
+      access.offset = sim::Formula::linear(0, {{slot, stride}});
+      access.bytes = 8;
+      loop.body.push_back(sim::Op{access});
+    }
+    return loop;
+  };
+  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{leafOver(0, 256, 0, 8, {{0, true}, {1, false}})},
+                                               sim::Op{leafOver(2, 1024, 1, 64, {{2, false}})}},
+                                              0}});
+  program.slots = 3;
+  for (bool allocate : {true, false}) {
+    cache::HierarchyConfig config;
+    config.levels = {test::level("D1", 1024, 2, 64), test::level("LL", 8192, 4, 64)};
+    if (!allocate) config.levels[0].allocate = cache::AllocatePolicy::NoWriteAllocate;
+    INFO((allocate ? "write-allocate" : "no write-allocate"));
+    const sim::SimulationResult fast = test::checkSameSimulation(program, 3, config, sim::StreamOptions{});
+    CHECK(fast.levelStats[0].writebacks == 32);  // every line of a was written and is evicted dirty
+  }
 }
 
 TEST_CASE("bulk first-level hits: random leaf loops count exactly as the plain path", "[sim][simulate][fastpath]") {

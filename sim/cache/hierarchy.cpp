@@ -155,6 +155,14 @@ std::vector<ReuseCount> Hierarchy::reuse(std::size_t level) const {
   return out;
 }
 
+bool Hierarchy::firstLevelHolds(std::uint64_t address, bool dirty) const {
+  const detail::Level& l = levels_.front();
+  const std::uint64_t line = address >> l.lineBits();
+  const std::uint64_t set = l.setOf(line);
+  const std::uint32_t way = l.find(set, line);
+  return way != kNoWay && (!dirty || l.dirtyAt(set, way));
+}
+
 bool Hierarchy::contains(std::size_t level, std::uint64_t address) const {
   const detail::Level& l = levels_.at(level);
   std::uint64_t line = address >> l.lineBits();

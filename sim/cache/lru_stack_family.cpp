@@ -64,6 +64,15 @@ void LruStackFamily::accessSlow(std::uint64_t address, std::uint32_t size, bool 
   }
 }
 
+bool LruStackFamily::firstLevelHolds(std::uint64_t address) const {
+  const std::uint64_t line = address >> lineBits_;
+  const Entry* row = &entries_[(line & setMask_) * depth_];
+  const std::uint32_t fewest = *std::min_element(ways_.begin(), ways_.end());
+  for (std::uint32_t d = 0; d < fewest && d < depth_; ++d)
+    if (row[d].key == line + 1) return true;
+  return false;
+}
+
 /* Move the top "count" entries of "row" one deeper (the one at depth_ - 1 falls off), each
    leaving the member whose ways it passes. */
 void LruStackFamily::pushDown(Entry* row, std::size_t count) {

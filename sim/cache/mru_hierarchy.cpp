@@ -37,6 +37,14 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   firstStats_ = &stats_[0];
 }
 
+bool MruHierarchy::firstLevelHolds(std::uint64_t address, bool dirty) const {
+  const std::uint64_t line = address >> lineBits_;
+  const std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * firstWays_;
+  for (std::uint32_t w = 0; w < firstWays_; ++w)
+    if ((row[w] & ~std::uint64_t{1}) == (line + 1) << 1) return !dirty || (row[w] & 1) != 0;
+  return false;
+}
+
 MemoryTraffic MruHierarchy::memoryTraffic() const { return trafficBelow(stats_.back()); }
 
 void MruHierarchy::captureState(std::vector<std::uint64_t>& image) const {

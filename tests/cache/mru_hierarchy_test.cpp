@@ -1,10 +1,13 @@
 // The MRU-ordered fast engine against the general Hierarchy (itself checked against the
 // reference model): identical demand flags on every access and identical statistics.
 #include "cache/hierarchy.hpp"
+#include "cache/lru_stack_family.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "streams.hpp"
 
 #include <catch2/catch.hpp>
+
+#include <tuple>
 
 using namespace cats::cache;
 using namespace cats::cache::test;
@@ -92,4 +95,49 @@ TEST_CASE("the MRU engine takes only the configurations it implements", "[cache]
                     return d;
                   }()),
                   std::invalid_argument);
+}
+
+TEST_CASE("firstLevelHolds: held lines, dirty ones when asked, in every engine that answers it", "[cache][mru][bulk]") {
+  // Direct-mapped 1 KiB first level: 0x0 and 0x400 share set 0, 0x40 sits in set 1.
+  HierarchyConfig c;
+  c.levels = {lru("D1", 1024, 1), lru("LL", 8192, 4)};
+  MruHierarchy fast(c);
+  Hierarchy general(c);
+  LruStackFamily family({[&] {
+    HierarchyConfig one;
+    one.levels = {lru("D1", 1024, 1)};
+    return one;
+  }()});
+  MruOutcome o;
+  Outcome g;
+  FamilyOutcome f;
+  const auto both = [&](std::uint64_t address, bool write) {
+    fast.access(address, 8, write, o);
+    general.access(address, 8, write, g);
+    family.access(address, 8, write, f);
+  };
+  both(0x0, false);
+  both(0x40, true);
+  for (const auto& [address, dirty, held] : {std::tuple{0x0, false, true}, std::tuple{0x0, true, false}, std::tuple{0x40, true, true},
+                                             std::tuple{0x80, false, false}}) {
+    INFO("0x" << std::hex << address << (dirty ? " dirty" : ""));
+    CHECK(fast.firstLevelHolds(address, dirty) == held);
+    CHECK(general.firstLevelHolds(address, dirty) == held);
+    if (!dirty) CHECK(family.firstLevelHolds(address) == held);
+  }
+  both(0x400, false);  // evicts 0x0 from the one way of set 0
+  CHECK_FALSE(fast.firstLevelHolds(0x0, false));
+  CHECK_FALSE(general.firstLevelHolds(0x0, false));
+  CHECK_FALSE(family.firstLevelHolds(0x0));
+
+  // No write-allocate: a written line that was only read in is held but clean, so a repetition
+  // of the write would set its dirty bit (the run must be declined).
+  HierarchyConfig noAllocate = c;
+  noAllocate.levels[0].allocate = AllocatePolicy::NoWriteAllocate;
+  Hierarchy h(noAllocate);
+  h.access(0x100, 8, true, g);  // misses, not allocated
+  CHECK_FALSE(h.firstLevelHolds(0x100, false));
+  h.access(0x100, 8, false, g);
+  CHECK(h.firstLevelHolds(0x100, false));
+  CHECK_FALSE(h.firstLevelHolds(0x100, true));
 }

@@ -113,11 +113,8 @@ class AddressStream {
     bool repeats = false;         // every iteration makes the same accesses: repeat points at their starts
     std::uint64_t entry = 0;      // the loopEntry_ number of this run of the loop
     std::size_t leafMax = 0;      // records of one branchy iteration at most
-    // Runs are looked for once per line change, not per iteration ("remaining" values): the next
-    // look, and the iteration after which a run found there is offered (a repeat of its lines).
+    // Runs are looked for once per line change, not per iteration: the "remaining" value of the next look.
     std::int64_t nextRunCheck = std::numeric_limits<std::int64_t>::max();
-    std::int64_t offerAt = -1;
-    std::int64_t offerRepeats = 0;
     std::optional<std::uint64_t> stackMark{};  // "{}" keeps "Frame{block}" free of missing-initializer warnings
     std::optional<std::size_t> scope{};        // a function's or an arm's trace scope, for the observer
     bool announced = false;                    // the observer was told "scope" started (arms wait their turn)

@@ -91,6 +91,9 @@ class Hierarchy {
   /// sorted by filler, then hitter; they sum to the level's demand hits. Else empty.
   std::vector<ReuseCount> reuse(std::size_t level) const;
 
+  /// True if the first level holds the line of "address", dirty too if "dirty" (a run of
+  /// iterations repeating these lines counts in bulk: docs/performance.md, "Bulk hits").
+  bool firstLevelHolds(std::uint64_t address, bool dirty) const;
   /// True if level "level" holds the line of "address".
   bool contains(std::size_t level, std::uint64_t address) const;
   /// Every line level "level" holds, by address.

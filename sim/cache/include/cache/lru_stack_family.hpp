@@ -48,6 +48,10 @@ class LruStackFamily {
     writes_ += writes;
   }
 
+  /// True if every member holds the line of "address" (a member with write-allocate: a written
+  /// line it holds is dirty).
+  bool firstLevelHolds(std::uint64_t address) const;
+
   std::size_t members() const { return ways_.size(); }
   /// Member "i"'s statistics, as its own engine's stats() (one level).
   std::vector<LevelStats> stats(std::size_t i) const;

@@ -48,6 +48,9 @@ class MruHierarchy {
     firstStats_->writes += writes;
   }
 
+  /// As Hierarchy's: the first level holds the line of "address" (dirty too if "dirty").
+  bool firstLevelHolds(std::uint64_t address, bool dirty) const;
+
   /// As Hierarchy's: the state the future depends on, and statistics of repeated accesses.
   static bool capturesState() { return true; }
   void captureState(std::vector<std::uint64_t>& image) const;
