@@ -9,6 +9,7 @@
 #include "sim/stream.hpp"
 
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace cats::sim {
@@ -45,6 +46,7 @@ class RepeatWarp {
       loop = Loop{};
       loop.entry = point.entry;
     }
+    if (point.sameAfter >= 0) return atLineRun(stream, accesses, point, loop);
     if (loop.done || accesses < loop.nextAt) return 0;
     image_.clear();
     engine_.captureState(image_);
@@ -81,6 +83,7 @@ class RepeatWarp {
     std::vector<std::uint64_t> image;
     std::vector<cache::LevelStats> stats;
     std::vector<LevelCounts> counts;
+    std::int64_t sameAfter = 0;  // line runs: iterations after this one that use its lines
   };
   struct Loop {
     std::uint64_t entry = 0;
@@ -90,10 +93,59 @@ class RepeatWarp {
     int looks = 0;
     bool done = false;
   };
+  /// Line-run looks of one loop over all its runs: a loop whose state never repeats is left alone.
+  struct LineRunRecord {
+    std::uint64_t looks = 0;
+    std::uint64_t warps = 0;
+  };
+  static constexpr std::uint64_t kLineRunTrial = 64;  // looks before a loop that never warped is left alone
+
+  /* A line run (docs/performance.md, "Line runs of outer iterations"): the iteration starting now
+     and the ones after it use the lines of the last few, in the same order. If the state equals
+     the one q iterations back, the next q do what the last q did and end in the same state
+     again: every whole period left in the run is counted at once. */
+  std::uint64_t atLineRun(AddressStream& stream, std::uint64_t accesses, const RepeatPoint& point, Loop& loop) {
+    LineRunRecord& record = lineRuns_[point.loop];
+    // "seen" holds consecutive iterations' starts whose lines the one starting now uses too.
+    const bool follows = !loop.seen.empty() && loop.seen.back().remaining == point.remaining + 1 && loop.seen.back().sameAfter > 0;
+    const bool hopeless = record.looks >= kLineRunTrial && record.warps * 16 < record.looks;
+    if (!follows) loop.seen.clear();
+    if (hopeless || (!follows && point.sameAfter == 0)) return 0;
+    // An iteration costs about its accesses; a look about the image and the counters.
+    if (follows && (accesses - loop.seen.back().accesses) * 8 < image_.size() + 8 * counts_.size()) {
+      loop.seen.clear();
+      return 0;
+    }
+    image_.clear();
+    engine_.captureState(image_);
+    ++record.looks;
+    for (auto it = loop.seen.rbegin(); it != loop.seen.rend(); ++it) {
+      if (it->image != image_) continue;
+      const std::int64_t period = it->remaining - point.remaining;
+      const std::int64_t periods = loop.seen.back().sameAfter / period;  // the run's iterations from this one on
+      if (periods == 0) break;
+      const auto times = static_cast<std::uint64_t>(periods);
+      for (std::size_t i = 0; i < counts_.size(); ++i) counts_[i] = repeated(counts_[i], it->counts[i], times);
+      engine_.repeatStats(it->stats, times);
+      stream.skipIterations(periods * period);
+      ++record.warps;
+      const std::uint64_t skipped = times * (accesses - it->accesses);
+      loop.seen.clear();
+      return skipped;
+    }
+    if (point.sameAfter == 0) {
+      loop.seen.clear();
+      return 0;
+    }
+    if (loop.seen.size() == kKept) loop.seen.erase(loop.seen.begin());
+    loop.seen.push_back(Snapshot{point.remaining, accesses, image_, engine_.stats(), counts_, point.sameAfter});
+    return 0;
+  }
 
   Engine& engine_;
   std::vector<LevelCounts>& counts_;
   std::vector<Loop> loops_;  // by the loop's depth in the stream's frame stack
+  std::unordered_map<const void*, LineRunRecord> lineRuns_;
   std::vector<std::uint64_t> image_;
 };
 

@@ -1,19 +1,27 @@
 // Which loops repeat their accesses from one iteration to the next.
 #include "sim/repeating_loops.hpp"
 
+#include <algorithm>
+#include <numeric>
+
 namespace cats::sim {
 
 namespace {
 
 class RepeatCheck {
  public:
-  RepeatCheck(const Program& program, int slot) : program_(program), slot_(slot) {}
+  /// "moving": where accesses linear in the loop's counter are collected (nullptr: none allowed).
+  RepeatCheck(const Program& program, int slot, std::vector<MovingAccess>* moving = nullptr)
+      : program_(program), slot_(slot), moving_(moving) {}
 
-  bool block(const Block& b, bool inFrame) const {
+  bool block(const Block& b, bool inFrame) {
     for (const Op& op : b)
       if (!this->op(op, inFrame)) return false;
     return true;
   }
+
+  /// The slots of the loops inside the ones checked.
+  const std::vector<int>& innerSlots() const { return innerSlots_; }
 
  private:
   bool fixed(const Formula& f) const { return !f.dependsOnData() && !f.usesSlot(slot_); }
@@ -32,10 +40,19 @@ class RepeatCheck {
     return true;
   }
 
-  bool op(const Op& op, bool inFrame) const {
-    if (const auto* a = std::get_if<AccessOp>(&op.value)) return !a->randomOffset && fixed(a->offset);
+  bool access(const AccessOp& a) {
+    if (a.randomOffset || a.offset.dependsOnData()) return false;
+    if (!a.offset.usesSlot(slot_)) return true;
+    if (moving_ == nullptr || !a.offset.isLinear()) return false;
+    moving_->push_back(MovingAccess{a.container, &a.offset, a.offset.coefficientOf(slot_), 0, a.bytes});
+    return true;
+  }
+
+  bool op(const Op& op, bool inFrame) {
+    if (const auto* a = std::get_if<AccessOp>(&op.value)) return access(*a);
     if (const auto* loop = std::get_if<LoopOp>(&op.value)) {
       if (loop->tripsFromData || loop->segment) return false;  // the stream's policy decides them
+      innerSlots_.push_back(loop->slot);
       return fixed(loop->start) && fixed(loop->end) && fixed(loop->step) && block(loop->pre, inFrame) && block(loop->header, inFrame) &&
              block(loop->body, inFrame) && block(loop->post, inFrame);
     }
@@ -56,14 +73,28 @@ class RepeatCheck {
 
   const Program& program_;
   int slot_;
+  std::vector<MovingAccess>* moving_;
+  std::vector<int> innerSlots_;
 };
 
 }  // namespace
 
 bool iterationsRepeat(const Program& program, const LoopOp& loop) {
   if (loop.tripsFromData || loop.segment || loop.body.empty()) return false;
-  const RepeatCheck check(program, loop.slot);
+  RepeatCheck check(program, loop.slot);
   return check.block(loop.header, false) && check.block(loop.body, false);
+}
+
+std::optional<std::vector<MovingAccess>> movingAccesses(const Program& program, const LoopOp& loop) {
+  if (loop.tripsFromData || loop.segment || loop.body.empty()) return std::nullopt;
+  std::vector<MovingAccess> moving;
+  RepeatCheck check(program, loop.slot, &moving);
+  if (!check.block(loop.header, false) || !check.block(loop.body, false)) return std::nullopt;
+  for (MovingAccess& m : moving)
+    for (const auto& [slot, coefficient] : m.offset->terms())
+      if (std::find(check.innerSlots().begin(), check.innerSlots().end(), slot) != check.innerSlots().end())
+        m.innerGcd = std::gcd(m.innerGcd, static_cast<std::uint64_t>(coefficient < 0 ? -coefficient : coefficient));
+  return moving;
 }
 
 }  // namespace cats::sim

@@ -115,6 +115,14 @@ std::uint32_t runLineBytes(const cache::HierarchyConfig& config) {
   return config.levels[0].lineBytes;
 }
 
+/* The finest line size of "config": accesses in the same lines at this size are in the same
+   lines at every level. */
+std::uint32_t smallestLine(const cache::HierarchyConfig& config) {
+  std::uint32_t line = 0;
+  for (const cache::LevelConfig& level : config.levels) line = line == 0 ? level.lineBytes : std::min(line, level.lineBytes);
+  return line;
+}
+
 /* The same for all of "configs": a run of same-line iterations at the smallest line size is one
    at every larger (aligned, power of two) size too. */
 std::uint32_t runLineBytes(const std::vector<cache::HierarchyConfig>& configs) {
@@ -153,6 +161,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(config);
   const auto simulateWith = [&](auto& hierarchy, auto& outcome, auto attribution) {
     streamOptions.repeatPoints = options.fastPaths && hierarchy.capturesState();
+    streamOptions.lineRunBytes = streamOptions.repeatPoints ? smallestLine(config) : 0;
     AddressStream stream(program, streamOptions);
     result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attribution, result.warpedAccesses);
     result.levelStats = hierarchy.stats();

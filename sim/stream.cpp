@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <bit>
 #include <limits>
+#include <numeric>
 
 namespace cats::sim {
 
@@ -238,6 +239,11 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     auto [known, inserted] = repeating_.try_emplace(&loop, false);
     if (inserted) known->second = iterationsRepeat(program_, loop);
     f.repeats = known->second;
+    if (!f.repeats && options_.lineRunBytes != 0) {
+      auto [moving, fresh] = moving_.try_emplace(&loop);
+      if (fresh) moving->second = movingAccesses(program_, loop);
+      if (moving->second && !moving->second->empty()) f.moving = &*moving->second;
+    }
   }
   if (trips > 0) {
     f.phase = Phase::Pre;
@@ -347,7 +353,14 @@ void AddressStream::endOfBlock() {
         f.phase = Phase::Header;
         f.block = &loop.header;
         if (options_.observer) options_.observer->iterationStarted(loop.scope, f.current, f.step, loop.vectorFactor);
-        if (f.repeats) repeatPoint_ = RepeatPoint{f.entry, frames_.size() - 1, f.remaining};
+        if (f.repeats) {
+          repeatPoint_ = RepeatPoint{f.entry, frames_.size() - 1, f.remaining, -1, &loop};
+        } else if (f.moving != nullptr) {
+          // A point where a line run starts or goes on, and one after it to compare with.
+          const std::int64_t same = lineRunLength(f);
+          if (same > 0 || f.pointed) repeatPoint_ = RepeatPoint{f.entry, frames_.size() - 1, f.remaining, same, &loop};
+          f.pointed = same > 0;
+        }
       } else {
         f.phase = Phase::Final;
         f.block = &loop.header;
@@ -416,6 +429,29 @@ std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t co
     const std::uint64_t room = (moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves;  // not has_single_bit: a libgcc popcount call without -mpopcnt
     best = std::min(best, static_cast<std::int64_t>(room));
     if (best == 0) return 0;
+  }
+  return best;
+}
+
+/* For each moving access, the addresses it takes inside one iteration differ by multiples of g,
+   the gcd of the line size and its inner loops' strides (all such multiples are assumed to
+   occur), so it stays in its lines while its offset modulo g stays within g; the others take the
+   same addresses in every iteration. */
+std::int64_t AddressStream::lineRunLength(const Frame& f) const {
+  const std::uint64_t line = options_.lineRunBytes;
+  std::int64_t best = f.remaining - 1;
+  for (const MovingAccess& m : *f.moving) {
+    if (!placed_[m.container]) return 0;
+    const std::uint64_t g = m.innerGcd == 0 ? line : std::gcd(line, m.innerGcd);  // a power of two, as the line
+    const std::uint64_t within = (base_[m.container] + static_cast<std::uint64_t>(m.offset->evaluate(slots_.data()))) & (g - 1);
+    const std::uint64_t bytes = std::max<std::uint32_t>(m.bytes, 1);
+    if (within + bytes > g) return 0;
+    const std::int64_t d = m.bytesPerStep * f.step;
+    if (d == 0) continue;  // a counter that cancels out: the access does not move
+    const std::uint64_t left = d > 0 ? g - bytes - within : within;
+    const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
+    best = std::min(best, static_cast<std::int64_t>(left / moves));
+    if (best <= 0) return 0;
   }
   return best;
 }

@@ -6,6 +6,7 @@
 #include "sim/concretize.hpp"
 #include "sim/placement.hpp"
 #include "sim/program.hpp"
+#include "sim/repeating_loops.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -51,6 +52,7 @@ struct StreamOptions {
   bool fastPaths = true;          // leaf loops (branchy ones too) without the frame machine; false: the plain path, for tests
   std::uint32_t runLineBytes = 0;  // first-level line size: offer runs of same-line iterations (0: never; docs/performance.md)
   bool repeatPoints = false;       // end a batch where an iteration of a loop that repeats its accesses starts (warping)
+  std::uint32_t lineRunBytes = 0;  // with repeatPoints, the smallest line size: repeat points at line runs of outer iterations too (0: none)
   StreamObserver* observer = nullptr;  // told of allocations, frees and scopes (not owned)
 };
 
@@ -67,6 +69,10 @@ struct RepeatPoint {
   std::uint64_t entry = 0;  // the loop's run: a number new at every entry of a loop
   std::size_t depth = 0;    // the loop's place in the stream's frame stack (outer loops lower)
   std::int64_t remaining = 0;  // iterations left, the one starting now included (0: no repeat point)
+  // -1: the loop repeats (every iteration the same accesses). Else a line run: this many of the
+  // iterations after this one use this one's lines in the same order (docs/performance.md).
+  std::int64_t sameAfter = -1;
+  const void* loop = nullptr;  // the loop's identity across its runs
 };
 
 class AddressStream {
@@ -111,6 +117,8 @@ class AddressStream {
     bool branchy = false;         // a leaf body with branches or random offsets: runBranchyLeaf
     bool leafRuns = false;        // runs of same-line iterations are possible and offered
     bool repeats = false;         // every iteration makes the same accesses: repeat points at their starts
+    const std::vector<MovingAccess>* moving = nullptr;  // else line runs: the accesses that move with the counter
+    bool pointed = false;         // a line-run point was made at the last iteration's start
     std::uint64_t entry = 0;      // the loopEntry_ number of this run of the loop
     std::size_t leafMax = 0;      // records of one branchy iteration at most
     // Runs are looked for once per line change, not per iteration: the "remaining" value of the next look.
@@ -163,6 +171,7 @@ class AddressStream {
   LeafRun run_;
   RepeatPoint repeatPoint_;
   std::unordered_map<const LoopOp*, bool> repeating_;  // iterationsRepeat(), once per loop
+  std::unordered_map<const LoopOp*, std::optional<std::vector<MovingAccess>>> moving_;  // movingAccesses(), once per loop
   std::vector<std::uint64_t> iteration_;  // per slot: a number new at every iteration its loop starts
   std::uint64_t iterations_ = 0;
   std::vector<std::uint64_t> loopEntry_;  // per slot: a number new at every entry of its loop
@@ -207,6 +216,8 @@ class AddressStream {
   std::size_t runBranchyLeaf(Frame& f, Record* out, std::size_t capacity);
   std::size_t emitItems(const BranchyLeaf& leaf, std::uint32_t begin, std::uint32_t end, std::int64_t i, Record* out);
   std::uint64_t armMask(const BranchOp& branch);
+  /// Iterations after the one starting now in frame "f" that use its lines in the same order.
+  std::int64_t lineRunLength(const Frame& f) const;
   std::int64_t runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step, std::int64_t limit) const;
   bool offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining);
 };
