@@ -33,6 +33,7 @@ sim::LoopOp loop(int slot, std::int64_t start, std::int64_t trips, std::int64_t 
   l.start = sim::Formula::constant(start);
   l.end = sim::Formula::constant(start + trips * step);
   l.step = sim::Formula::constant(step);
+  l.increasing = step > 0;
   l.body = std::move(body);
   return l;
 }
@@ -49,15 +50,15 @@ sim::Program program(std::size_t containers) {
   return p;
 }
 
-/* An outer loop (slot 0) around a middle loop (slot 1) whose inner loop (slot 2) walks columns:
-   rows of random widths, the column moving with slot 1 by a few bytes per iteration. Some
-   accesses stay put, some move with slot 1 outside the inner loop; one program in six has a
-   mirrored store that changes lines every iteration (no line runs), one in five a branch on the
+/* An outer loop (slot 0) around a middle loop (slot 1, up or down, by one or two) whose inner
+   loop (slot 2) walks columns: rows of random widths, the column moving with slot 1 by a few
+   bytes per iteration, accesses of 4 to 16 bytes. Some accesses stay put, some move with slot 1
+   outside the inner loop; one program in eight has a mirrored store that changes lines every iteration (no line runs), one in five a branch on the
    inner counter. */
 sim::Program randomColumnWalk(std::mt19937& rng, std::size_t& events) {
   static const std::int64_t rows[] = {64, 128, 192, 320, 1024, 3200, 64, 520, 8};
   static const std::int64_t columns[] = {4, 8, 8, 16, -8, -4};
-  static const std::uint32_t sizes[] = {4, 8, 8, 4};
+  static const std::uint32_t sizes[] = {4, 8, 8, 4, 16};  // 16: a vector of two doubles
   const auto containers = static_cast<std::uint32_t>(1 + rng() % 3);
   sim::Program p = program(containers);
   std::uint32_t tag = 0;
@@ -96,8 +97,9 @@ sim::Program randomColumnWalk(std::mt19937& rng, std::size_t& events) {
   middle.push_back(sim::Op{loop(2, 0, 65 + static_cast<std::int64_t>(rng() % 32), 1, std::move(inner))});
   if (rng() % 2 == 0) middle.push_back(place(access(tag++, 64, {{0, 64}})));
   if (rng() % 8 == 0) middle.push_back(place(access(tag++, base, {{1, 1024}})));  // cov[j][i]
-  const std::int64_t step = rng() % 3 == 0 ? 2 : 1;
-  sim::LoopOp middleLoop = loop(1, static_cast<std::int64_t>(rng() % 5), 3 + static_cast<std::int64_t>(rng() % 22), step, std::move(middle));
+  static const std::int64_t steps[] = {1, 1, 1, 2, -1, -2};
+  const std::int64_t step = steps[rng() % std::size(steps)];
+  sim::LoopOp middleLoop = loop(1, static_cast<std::int64_t>(rng() % 5) + (step < 0 ? 60 : 0), 3 + static_cast<std::int64_t>(rng() % 22), step, std::move(middle));
   p.body.push_back(sim::Op{loop(0, 0, 1 + static_cast<std::int64_t>(rng() % 2), 1, {sim::Op{std::move(middleLoop)}})});
   events = tag;
   return p;
