@@ -145,7 +145,7 @@ class RepeatWarp {
   Engine& engine_;
   std::vector<LevelCounts>& counts_;
   std::vector<Loop> loops_;  // by the loop's depth in the stream's frame stack
-  std::unordered_map<const void*, LineRunRecord> lineRuns_;
+  std::unordered_map<const LoopOp*, LineRunRecord> lineRuns_;
   std::vector<std::uint64_t> image_;
 };
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 
 namespace cats::sim {
 
@@ -10,9 +11,7 @@ namespace {
 
 class RepeatCheck {
  public:
-  /// "moving": where accesses linear in the loop's counter are collected (nullptr: none allowed).
-  RepeatCheck(const Program& program, int slot, std::vector<MovingAccess>* moving = nullptr)
-      : program_(program), slot_(slot), moving_(moving) {}
+  RepeatCheck(const Program& program, int slot) : program_(program), slot_(slot) {}
 
   bool block(const Block& b, bool inFrame) {
     for (const Op& op : b)
@@ -20,7 +19,8 @@ class RepeatCheck {
     return true;
   }
 
-  /// The slots of the loops inside the ones checked.
+  /// The accesses linear in the loop's counter, and the slots of the loops inside it.
+  std::vector<MovingAccess>& moving() { return moving_; }
   const std::vector<int>& innerSlots() const { return innerSlots_; }
 
  private:
@@ -43,8 +43,8 @@ class RepeatCheck {
   bool access(const AccessOp& a) {
     if (a.randomOffset || a.offset.dependsOnData()) return false;
     if (!a.offset.usesSlot(slot_)) return true;
-    if (moving_ == nullptr || !a.offset.isLinear()) return false;
-    moving_->push_back(MovingAccess{a.container, &a.offset, a.offset.coefficientOf(slot_), 0, a.bytes});
+    if (!a.offset.isLinear()) return false;
+    moving_.push_back(MovingAccess{&a, a.offset.coefficientOf(slot_), 0});
     return true;
   }
 
@@ -73,25 +73,24 @@ class RepeatCheck {
 
   const Program& program_;
   int slot_;
-  std::vector<MovingAccess>* moving_;
+  std::vector<MovingAccess> moving_;
   std::vector<int> innerSlots_;
 };
 
 }  // namespace
 
 bool iterationsRepeat(const Program& program, const LoopOp& loop) {
-  if (loop.tripsFromData || loop.segment || loop.body.empty()) return false;
-  RepeatCheck check(program, loop.slot);
-  return check.block(loop.header, false) && check.block(loop.body, false);
+  const auto moving = movingAccesses(program, loop);
+  return moving && moving->empty();
 }
 
 std::optional<std::vector<MovingAccess>> movingAccesses(const Program& program, const LoopOp& loop) {
   if (loop.tripsFromData || loop.segment || loop.body.empty()) return std::nullopt;
-  std::vector<MovingAccess> moving;
-  RepeatCheck check(program, loop.slot, &moving);
+  RepeatCheck check(program, loop.slot);
   if (!check.block(loop.header, false) || !check.block(loop.body, false)) return std::nullopt;
+  std::vector<MovingAccess> moving = std::move(check.moving());
   for (MovingAccess& m : moving)
-    for (const auto& [slot, coefficient] : m.offset->terms())
+    for (const auto& [slot, coefficient] : m.access->offset.terms())
       if (std::find(check.innerSlots().begin(), check.innerSlots().end(), slot) != check.innerSlots().end())
         m.innerGcd = std::gcd(m.innerGcd, static_cast<std::uint64_t>(coefficient < 0 ? -coefficient : coefficient));
   return moving;

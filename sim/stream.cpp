@@ -18,6 +18,20 @@ namespace {
 
 constexpr std::int64_t kMinRun = 2;  // shorter runs cost more (a batch ends per offer) than they save (the speed corpus, measured: docs/performance.md)
 
+/* How many more moves by "d" bytes keep the "bytes" at "first" inside their aligned block of
+   mask + 1 bytes (a power of two): -1 if they straddle two blocks already, the maximum if d is 0.
+   Masks and shifts, not divisions, where the stride is a power of two too (most are): four 64-bit
+   divisions per access were a third of lcs's and a fifth of matmul_ikj's time. */
+std::int64_t movesWithinBlock(std::uint64_t first, std::uint32_t bytes, std::int64_t d, std::uint64_t mask) {
+  const std::uint64_t last = first + std::max<std::uint32_t>(bytes, 1) - 1;
+  if (((first ^ last) & ~mask) != 0) return -1;
+  if (d == 0) return std::numeric_limits<std::int64_t>::max();
+  const std::uint64_t left = d > 0 ? mask - (last & mask) : first & mask;  // bytes it may still move
+  const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
+  // not has_single_bit: a libgcc popcount call without -mpopcnt
+  return static_cast<std::int64_t>((moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves);
+}
+
 bool isLeafBody(const LoopOp& loop) {
   if (!loop.header.empty() || loop.body.empty()) return false;
   for (const Op& op : loop.body) {
@@ -236,14 +250,11 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     f.leaf = f.leaf || f.branchy;
   }
   if (options_.repeatPoints && !f.leaf && trips > 2) {
-    auto [known, inserted] = repeating_.try_emplace(&loop, false);
-    if (inserted) known->second = iterationsRepeat(program_, loop);
-    f.repeats = known->second;
-    if (!f.repeats && options_.lineRunBytes != 0) {
-      auto [moving, fresh] = moving_.try_emplace(&loop);
-      if (fresh) moving->second = movingAccesses(program_, loop);
-      if (moving->second && !moving->second->empty()) f.moving = &*moving->second;
-    }
+    auto [known, inserted] = moving_.try_emplace(&loop);
+    if (inserted) known->second = movingAccesses(program_, loop);
+    const auto& moving = known->second;
+    f.repeats = moving && moving->empty();
+    if (moving && !moving->empty() && options_.lineRunBytes != 0) f.moving = &*moving;
   }
   if (trips > 0) {
     f.phase = Phase::Pre;
@@ -413,21 +424,13 @@ void AddressStream::findRuns(Frame& f) {
    used in iteration i; 0 if an access straddles two lines. */
 std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step,
                                       std::int64_t limit) const {
-  // Lines are powers of two (validated), and so are most strides: masks and shifts, not the four
-  // 64-bit divisions per access this took (a third of lcs's and a fifth of matmul_ikj's time).
   const std::uint64_t offsetMask = options_.runLineBytes - 1;
   std::int64_t best = limit;
   for (std::size_t k = 0; k < count; ++k) {
     const LeafAccess& a = accesses[k];
-    const std::uint64_t first = a.base + static_cast<std::uint64_t>(a.stride * i);
-    const std::uint64_t last = first + std::max<std::uint32_t>(a.bytes, 1) - 1;
-    if (((first ^ last) & ~offsetMask) != 0) return 0;
-    const std::int64_t d = a.stride * step;
-    if (d == 0) continue;
-    const std::uint64_t left = d > 0 ? offsetMask - (last & offsetMask) : first & offsetMask;  // bytes it may still move
-    const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
-    const std::uint64_t room = (moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves;  // not has_single_bit: a libgcc popcount call without -mpopcnt
-    best = std::min(best, static_cast<std::int64_t>(room));
+    const std::int64_t room = movesWithinBlock(a.base + static_cast<std::uint64_t>(a.stride * i), a.bytes, a.stride * step, offsetMask);
+    if (room < 0) return 0;
+    best = std::min(best, room);
     if (best == 0) return 0;
   }
   return best;
@@ -441,16 +444,13 @@ std::int64_t AddressStream::lineRunLength(const Frame& f) const {
   const std::uint64_t line = options_.lineRunBytes;
   std::int64_t best = f.remaining - 1;
   for (const MovingAccess& m : *f.moving) {
-    if (!placed_[m.container]) return 0;
+    const AccessOp& a = *m.access;
+    if (!placed_[a.container]) return 0;
     const std::uint64_t g = m.innerGcd == 0 ? line : std::gcd(line, m.innerGcd);  // a power of two, as the line
-    const std::uint64_t within = (base_[m.container] + static_cast<std::uint64_t>(m.offset->evaluate(slots_.data()))) & (g - 1);
-    const std::uint64_t bytes = std::max<std::uint32_t>(m.bytes, 1);
-    if (within + bytes > g) return 0;
-    const std::int64_t d = m.bytesPerStep * f.step;
-    if (d == 0) continue;  // a counter that cancels out: the access does not move
-    const std::uint64_t left = d > 0 ? g - bytes - within : within;
-    const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
-    best = std::min(best, static_cast<std::int64_t>(left / moves));
+    const std::uint64_t address = base_[a.container] + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
+    const std::int64_t room = movesWithinBlock(address, a.bytes, m.bytesPerStep * f.step, g - 1);
+    if (room < 0) return 0;
+    best = std::min(best, room);
     if (best <= 0) return 0;
   }
   return best;

@@ -18,11 +18,9 @@ bool iterationsRepeat(const Program& program, const LoopOp& loop);
 
 /// An access of a loop whose offset moves with the loop's counter.
 struct MovingAccess {
-  std::uint32_t container = 0;
-  const Formula* offset = nullptr;  // linear
-  std::int64_t bytesPerStep = 0;    // the coefficient of the loop's counter
-  std::uint64_t innerGcd = 0;       // gcd of the coefficients of the counters of loops inside (0: none)
-  std::uint32_t bytes = 0;
+  const AccessOp* access = nullptr;  // its offset is linear
+  std::int64_t bytesPerStep = 0;     // the coefficient of the loop's counter
+  std::uint64_t innerGcd = 0;        // gcd of the coefficients of the counters of loops inside (0: none)
 };
 
 /// For a loop whose iterations make the same accesses as iterationsRepeat() asks, except that

@@ -72,7 +72,7 @@ struct RepeatPoint {
   // -1: the loop repeats (every iteration the same accesses). Else a line run: this many of the
   // iterations after this one use this one's lines in the same order (docs/performance.md).
   std::int64_t sameAfter = -1;
-  const void* loop = nullptr;  // the loop's identity across its runs
+  const LoopOp* loop = nullptr;  // the loop's identity across its runs
 };
 
 class AddressStream {
@@ -170,8 +170,8 @@ class AddressStream {
   std::size_t pendingNext_ = 0;
   LeafRun run_;
   RepeatPoint repeatPoint_;
-  std::unordered_map<const LoopOp*, bool> repeating_;  // iterationsRepeat(), once per loop
-  std::unordered_map<const LoopOp*, std::optional<std::vector<MovingAccess>>> moving_;  // movingAccesses(), once per loop
+  // movingAccesses(), once per loop: none moving means the loop repeats.
+  std::unordered_map<const LoopOp*, std::optional<std::vector<MovingAccess>>> moving_;
   std::vector<std::uint64_t> iteration_;  // per slot: a number new at every iteration its loop starts
   std::uint64_t iterations_ = 0;
   std::vector<std::uint64_t> loopEntry_;  // per slot: a number new at every entry of its loop
