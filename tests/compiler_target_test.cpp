@@ -51,6 +51,33 @@ int main(void) { scale(data, 100); keep(data); tiny(data); return 0; }
   CHECK(back.functions == t.functions);
 }
 
+TEST_CASE("operations: a repeated subexpression once, a small constant loop once per iteration", "[compiler]") {
+  trace::Trace t = test::analyzeSource(R"(
+double w[64], x[64];
+void shared(double *a, int n, int i, int j, int k) { a[i * n] = a[i * n + 1] + a[i * n + 2]; }
+void distinct(double *a, int n, int i, int j, int k) { a[i * n] = a[j * n + 1] + a[k * n + 2]; }
+double taps8(void) { double s = 0; for (int k = 0; k < 8; k++) s += w[k] * x[k]; return s; }
+double tapsN(int n) { double s = 0; for (int k = 0; k < n; k++) s += w[k] * x[k]; return s; }
+double taps64(void) { double s = 0; for (int k = 0; k < 64; k++) s += w[k] * x[k] + w[k] / x[k]; return s; }
+void zero16(double *a) { for (int k = 0; k < 16; k++) a[k] = 0; }
+void zeroN(double *a, int n) { for (int k = 0; k < n; k++) a[k] = 0; }
+int main(void) { return 0; }
+)");
+  auto ops = [&](const char* f) { return t.functions.at(f).operations; };
+  auto statements = [&](const char* f) { return t.functions.at(f).statements; };
+  // The same text size; the row offset i * n computed once (j * n and k * n are two more).
+  CHECK(statements("shared") == statements("distinct"));
+  CHECK(ops("shared") + 2 == ops("distinct"));
+  // Eight copies of the load-load-multiply-add body; with a bound n the loop stays a loop.
+  CHECK(statements("taps8") == statements("tapsN") + 1);  // the literal 8 for n
+  CHECK(ops("taps8") >= 8 * 4);
+  CHECK(ops("tapsN") < 12);
+  // Too many copies (64 x 8 operations over LLVM's 150) stay a loop too.
+  CHECK(ops("taps64") < 20);
+  // A zeroing loop becomes memset before the unroller sees it.
+  CHECK(ops("zero16") == ops("zeroN"));
+}
+
 TEST_CASE("simulate names the compiler it models, and --model stays an alias", "[compiler][cli]") {
   auto r = test::runCli("simulate examples/transpose -D N=64 --compiler clang -O3 --cflags=-march=native");
   CHECK(r.exitCode == 0);

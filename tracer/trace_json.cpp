@@ -96,7 +96,8 @@ std::string writeTraceJson(const Trace& t) {
   root["functions"] = ordered_json::object();
   for (const auto& [name, f] : t.functions)
     root["functions"][name] = ordered_json{{"static", f.isStatic}, {"inline", f.declaredInline}, {"always_inline", f.alwaysInline},
-                                           {"noinline", f.noInline}, {"statements", f.statements}};
+                                           {"noinline", f.noInline}, {"statements", f.statements},
+                                           {"operations", f.operations}};
   root["approximate"] = t.approximate;
   root["symbols"] = ordered_json::array();
   for (const auto& s : t.context.symbols())
@@ -402,6 +403,8 @@ Trace readTraceJson(const std::string& text) {
     t.functions[name] = ir::FunctionTraits{r.get<bool>(f, "static", where), r.get<bool>(f, "inline", where),
                                            r.get<bool>(f, "always_inline", where), r.get<bool>(f, "noinline", where),
                                            r.get<std::size_t>(f, "statements", where)};
+    // Added within version 5: a trace without it prices Clang's inliner by statements.
+    t.functions[name].operations = f.contains("operations") ? r.get<std::size_t>(f, "operations", where) : t.functions[name].statements;
   }
   t.approximate = r.get<bool>(root, "approximate", "trace");
   for (const auto& s : r.member(root, "symbols", "trace")) {

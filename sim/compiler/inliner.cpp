@@ -15,10 +15,10 @@ int gccInsns(std::size_t statements) {
   return std::max(1, static_cast<int>(std::lround(kGccInsnsPerStatement * static_cast<double>(statements))) - kGccBodyOffset);
 }
 
-/* Clang's inline cost of a body of "statements", before bonuses (5 per IR instruction, less
-   what the call itself costs). */
-int clangCost(std::size_t statements) {
-  return static_cast<int>(std::lround(kClangCostPerStatement * static_cast<double>(statements))) - kClangCallSaving;
+/* Clang's inline cost of a body of "operations" (after simplification), before bonuses (5 per
+   IR instruction, less what the call itself costs). */
+int clangCost(std::size_t operations) {
+  return static_cast<int>(std::lround(kClangCostPerOperation * static_cast<double>(operations))) - kClangCallSaving;
 }
 
 struct Verdict {
@@ -83,11 +83,11 @@ Verdict gccVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, c
 
 Verdict clangVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites) {
   std::size_t n = sites.sites(call.function);
-  int cost = clangCost(traits.statements);
+  int cost = clangCost(traits.operations);
   int threshold = target.optLevel >= 3 ? 250 : 225;
   if (traits.declaredInline) threshold = std::max(threshold, 325);
-  std::string size = std::to_string(traits.statements) + " statements";
-  if (traits.isStatic && n == 1) return {true, "last call to a static function (cost " + std::to_string(cost) + " - 15000)"};
+  std::string size = std::to_string(traits.operations) + " operations";
+  if (traits.isStatic && n == 1) return {true, "last call to a static function (cost " + std::to_string(cost) + " - 15000, " + size + ")"};
   std::string verdict = "cost " + std::to_string(cost) + (cost < threshold ? " < " : " >= ") + "threshold " + std::to_string(threshold) + " (" + size + ")";
   return {cost < threshold, verdict};
 }

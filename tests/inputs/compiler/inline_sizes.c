@@ -40,6 +40,24 @@ static inline void hot_inline(int n, double *a, double *b) {
   for (int i = 1; i < n; i++) b[i] = a[i - 1] + b[i];
   for (int i = 0; i < n; i++) a[i] += b[i] * a[i];
 }
+/* 81 statements as written but 44 operations once the repeated row offsets are computed once:
+   Clang prices it at 135 and inlines both calls (the corpus's box_blur). */
+static void blur9(int n, const float *in, float *out) {
+  for (int i = 1; i < n - 1; i++)
+    for (int j = 1; j < n - 1; j++)
+      out[i * n + j] = (in[(i - 1) * n + j - 1] + in[(i - 1) * n + j] + in[(i - 1) * n + j + 1] +
+                        in[i * n + j - 1] + in[i * n + j] + in[i * n + j + 1] +
+                        in[(i + 1) * n + j - 1] + in[(i + 1) * n + j] + in[(i + 1) * n + j + 1]) *
+                       (1.0f / 9.0f);
+}
+/* Small as written, but Clang fully unrolls the 16 taps before pricing it: over the threshold. */
+static void taps16(int n, const double *in, double *out) {
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int k = 0; k < 16; k++) s += g[k] * in[i + k] * (k + 1);
+    out[i] = s;
+  }
+}
 int main(void) {
   double *a = malloc(N * N * sizeof(double)), *b = malloc(N * N * sizeof(double));
   double s = ext_small(N, a) + st_small(N, a) + st_small(N, b) + ext_small(N, b);
@@ -52,6 +70,10 @@ int main(void) {
   once(N, a);
   never(N, a);
   always(N, a);
+  blur9(N, (float *)a, (float *)b);
+  blur9(N, (float *)b, (float *)a);
+  taps16(N - 16, a, b);
+  taps16(N - 16, b, a);
   for (int t = 0; t < 4; t++) {
     hot_mid(N, a, b);
     hot_mid(N, b, a);

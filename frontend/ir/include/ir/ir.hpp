@@ -224,6 +224,7 @@ struct FunctionTraits {
   bool alwaysInline = false;    // __attribute__((always_inline))
   bool noInline = false;        // __attribute__((noinline))
   std::size_t statements = 0;   // statements and expressions in the body: a size estimate
+  std::size_t operations = 0;   // the same after simplification: repeats once, constants free, small loops unrolled
   bool operator==(const FunctionTraits&) const = default;
 };
 
