@@ -54,11 +54,13 @@ class OperationCounter {
   static constexpr std::size_t kLoopControl = 4;
   static constexpr std::size_t kUnrollThreshold = 150;
   static constexpr std::int64_t kMaxUnrollTrips = 64;
+  static constexpr int kMaxUnrolledNest = 2;
 
   /// The body counted once per iteration, when the loop is small enough to be fully unrolled.
   std::optional<std::size_t> unrolledSize(const clang::ForStmt& loop, const std::set<llvm::FoldingSetNodeID>& seen) {
     std::optional<std::int64_t> trips = constantTrips(loop);
-    if (!trips || isMemoryIdiom(loop.getBody())) return std::nullopt;
+    // Nests deeper than that are not tried: each level counts its body twice (unrolled or not).
+    if (unrolling_ >= kMaxUnrolledNest || !trips || isMemoryIdiom(loop.getBody())) return std::nullopt;
     std::set<const clang::VarDecl*> outerLocals = std::move(bodyLocals_);
     bodyLocals_ = outerLocals;
     collectLocals(loop.getBody());
@@ -127,7 +129,7 @@ class OperationCounter {
     const auto* store = clang::dyn_cast_or_null<clang::BinaryOperator>(body);
     if (!store || store->getOpcode() != clang::BO_Assign) return false;
     const clang::Expr* value = store->getRHS()->IgnoreParenImpCasts();
-    return constant(value) || value->isEvaluatable(context_) || clang::isa<clang::ArraySubscriptExpr>(value);
+    return clang::isa<clang::ArraySubscriptExpr>(value) || (!value->isValueDependent() && value->isEvaluatable(context_));
   }
 
   static bool stepsByOne(const clang::Expr* inc) {
