@@ -75,13 +75,14 @@ const sim::LoopDecision& loopAt(const trace::Trace& contexts, const sim::Compila
 
 const std::string kSizes = "tests/inputs/compiler/inline_sizes.c";
 
-void agreeWithCompiler(const std::string& compiler, const std::string& level, const std::string& command) {
-  trace::Trace contexts = test::analyze({kSizes});
+void agreeWithCompiler(const std::string& compiler, const std::string& level, const std::string& command,
+                       const std::string& source = kSizes, std::size_t minSites = 15) {
+  trace::Trace contexts = test::analyze({source});
   sim::CompilationPlan plan = sim::planCompilation(contexts, targetOf(compiler, level));
-  std::set<Site> inlined = reportedInlined(capture("cd '" + std::string(CATS_SOURCE_DIR) + "' && " + command + " " + kSizes + " -o /dev/null 2>&1"));
+  std::set<Site> inlined = reportedInlined(capture("cd '" + std::string(CATS_SOURCE_DIR) + "' && " + command + " " + source + " -o /dev/null 2>&1"));
   REQUIRE(!inlined.empty());
   auto model = modelInlined(contexts, plan);
-  REQUIRE(model.size() >= 15);
+  REQUIRE(model.size() >= minSites);
   for (const auto& [site, isInlined] : model) {
     const sim::CallDecision* d = nullptr;
     for (const auto& c : plan.calls)
@@ -108,6 +109,22 @@ TEST_CASE("the inliner agrees with clang -Rpass=inline per call site", "[compile
     return;
   }
   for (const char* level : {"2"}) agreeWithCompiler("clang", level, std::string("clang-14 -O") + level + " -c -Rpass=inline");
+}
+
+TEST_CASE("a wrapper is priced with the helper inlined into it, as both compilers inline bottom-up", "[compiler-ipa]") {
+  const std::string wrappers = "tests/inputs/compiler/wrappers.c";
+  if (haveTool("gcc"))
+    for (const char* level : {"1", "2"})
+      agreeWithCompiler("gcc", level, std::string("gcc -O") + level + " -c -fopt-info-inline-optimized", wrappers, 5);
+  if (haveTool("clang-14")) agreeWithCompiler("clang", "2", "clang-14 -O2 -c -Rpass=inline", wrappers, 5);
+  // Without the helper, the one-statement wrapper would be inlined by both.
+  trace::Trace contexts = test::analyze({wrappers});
+  for (const char* compiler : {"gcc", "clang"}) {
+    sim::CompilationPlan plan = sim::planCompilation(contexts, targetOf(compiler, "2"));
+    INFO(compiler);
+    CHECK_FALSE(callTo(contexts, plan, "smooth").inlined);
+    CHECK(callTo(contexts, plan, "smooth").reason.find("inlined calls") != std::string::npos);
+  }
 }
 
 TEST_CASE("gcc -O2 inlines a call main makes once only within early-inlining-insns", "[compiler-ipa]") {

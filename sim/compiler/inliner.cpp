@@ -26,6 +26,14 @@ struct Verdict {
   std::string reason;
 };
 
+/* What inlining "call" adds to its caller's size (GCC: insns less the call and its arguments;
+   Clang: the inline cost, which already nets out the call), the callee's own inlined calls included. */
+int growthOf(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, int inlinedSize) {
+  if (target.compiler == CompilerKind::Gcc)
+    return gccInsns(traits.statements) + inlinedSize - kGccCallInsns - static_cast<int>(call.calleeSymbols.size());
+  return clangCost(traits.operations) + inlinedSize;
+}
+
 /* The attributes and facts every level and compiler obeys the same way. */
 std::optional<Verdict> fixedVerdict(const trace::Scope& call, const ir::FunctionTraits* traits, const CompilerTarget& target) {
   if (call.function == "main") return Verdict{false, "main is never inlined"};
@@ -51,12 +59,14 @@ GccLimits gccLimits(int optLevel) {
   return {6, 15, 70};
 }
 
-Verdict gccVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites) {
+Verdict gccVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites,
+                   int inlinedInsns) {
   std::size_t n = sites.sites(call.function);
-  int insns = gccInsns(traits.statements);
-  int growth = insns - kGccCallInsns - static_cast<int>(call.calleeSymbols.size());
+  int insns = gccInsns(traits.statements) + inlinedInsns;
+  int growth = growthOf(call, traits, target, inlinedInsns);
   bool cold = call.parent && sites.runsOnce(*call.parent, true);
-  std::string size = std::to_string(traits.statements) + " statements, ~" + std::to_string(insns) + " insns";
+  std::string size = std::to_string(traits.statements) + " statements" + (inlinedInsns > 0 ? " and inlined calls" : "") + ", ~" +
+                     std::to_string(insns) + " insns";
   GccLimits limits = gccLimits(target.optLevel);
   if (target.optLevel == 1) {
     bool unlikely = call.parent && sites.runsOnce(*call.parent, false);
@@ -81,12 +91,13 @@ Verdict gccVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, c
   return {false, where + "too large: " + size + " over " + param + " " + std::to_string(limit) + ", " + sitesText(n)};
 }
 
-Verdict clangVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites) {
+Verdict clangVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites,
+                     int inlinedCost) {
   std::size_t n = sites.sites(call.function);
-  int cost = clangCost(traits.operations);
+  int cost = clangCost(traits.operations) + inlinedCost;
   int threshold = target.optLevel >= 3 ? 250 : 225;
   if (traits.declaredInline) threshold = std::max(threshold, 325);
-  std::string size = std::to_string(traits.operations) + " operations";
+  std::string size = std::to_string(traits.operations) + " operations" + (inlinedCost > 0 ? " and inlined calls" : "");
   if (traits.isStatic && n == 1) return {true, "last call to a static function (cost " + std::to_string(cost) + " - 15000, " + size + ")"};
   std::string verdict = "cost " + std::to_string(cost) + (cost < threshold ? " < " : " >= ") + "threshold " + std::to_string(threshold) + " (" + size + ")";
   return {cost < threshold, verdict};
@@ -94,20 +105,32 @@ Verdict clangVerdict(const trace::Scope& call, const ir::FunctionTraits& traits,
 
 }  // namespace
 
+/* Bottom-up, as both compilers inline: a callee is priced with the calls already inlined into it
+   (Clang's CGSCC walk, GCC's early inliner on callees first), so a thin wrapper around a large
+   inlined helper is large. Scopes open before their children, so reverse order visits callees first. */
 std::vector<CallDecision> decideInlining(const CallSites& sites, const CompilerTarget& target) {
+  const std::vector<trace::Scope>& scopes = sites.contexts.scopes;
+  std::vector<int> inlinedSize(scopes.size(), 0);  // per Call scope: what its inlined calls add to the callee
   std::vector<CallDecision> decisions;
-  for (const trace::Scope& s : sites.contexts.scopes) {
+  for (std::size_t i = scopes.size(); i-- > 0;) {
+    const trace::Scope& s = scopes[i];
     if (s.kind != trace::ScopeKind::Call) continue;
     auto found = sites.contexts.functions.find(s.function);
     const ir::FunctionTraits* traits = found == sites.contexts.functions.end() ? nullptr : &found->second;
     std::optional<Verdict> verdict = fixedVerdict(s, traits, target);
-    if (!verdict) verdict = target.compiler == CompilerKind::Gcc ? gccVerdict(s, *traits, target, sites) : clangVerdict(s, *traits, target, sites);
+    if (!verdict)
+      verdict = target.compiler == CompilerKind::Gcc ? gccVerdict(s, *traits, target, sites, inlinedSize[i])
+                                                    : clangVerdict(s, *traits, target, sites, inlinedSize[i]);
+    std::size_t caller = s.parent ? sites.entryOf(*s.parent) : 0;
+    if (verdict->inlined && traits && s.parent && caller < i && scopes[caller].kind == trace::ScopeKind::Call)
+      inlinedSize[caller] += std::max(0, growthOf(s, *traits, target, inlinedSize[i]));
     CallDecision d;
     d.scope = s.id;
     d.inlined = verdict->inlined;
     d.reason = std::move(verdict->reason);
     decisions.push_back(std::move(d));
   }
+  std::reverse(decisions.begin(), decisions.end());
   return decisions;
 }
 
