@@ -11,13 +11,16 @@ namespace cats::frontend {
 
 namespace {
 
+/// Nodes that are no code of their own: casts the compiler inserts, parentheses, blocks, names.
+bool isStructural(const clang::Stmt* s) { return clang::isa<clang::ImplicitCastExpr, clang::ParenExpr, clang::CompoundStmt, clang::DeclRefExpr>(s); }
+
 /// Counts statements and expressions, implicit casts excluded: a rough stand-in for the
 /// compiler's own size estimate (GCC's "insns", Clang's inline cost), which both grow with it.
 class SizeCounter : public clang::RecursiveASTVisitor<SizeCounter> {
  public:
   std::size_t count = 0;
   bool VisitStmt(clang::Stmt* s) {
-    if (!clang::isa<clang::ImplicitCastExpr, clang::ParenExpr, clang::CompoundStmt, clang::DeclRefExpr>(s)) ++count;
+    if (!isStructural(s)) ++count;
     return true;
   }
 };
@@ -34,8 +37,7 @@ class OperationCounter {
     if (!s) return 0;
     if (const auto* loop = clang::dyn_cast<clang::ForStmt>(s))
       if (std::optional<std::size_t> unrolled = unrolledSize(*loop, seen)) return *unrolled;
-    bool costs = !clang::isa<clang::ImplicitCastExpr, clang::ParenExpr, clang::CompoundStmt, clang::DeclRefExpr, clang::IntegerLiteral,
-                             clang::FloatingLiteral, clang::CharacterLiteral>(s);
+    bool costs = !isStructural(s) && !clang::isa<clang::IntegerLiteral, clang::FloatingLiteral, clang::CharacterLiteral>(s);
     if (unrolling_ > 0 && costs) costs = survivesUnrolling(*s);
     if (const auto* e = clang::dyn_cast<clang::Expr>(s); e && costs && !e->HasSideEffects(context_)) {
       llvm::FoldingSetNodeID id;
@@ -61,14 +63,15 @@ class OperationCounter {
     std::optional<std::int64_t> trips = constantTrips(loop);
     // Nests deeper than that are not tried: each level counts its body twice (unrolled or not).
     if (unrolling_ >= kMaxUnrolledNest || !trips || isMemoryIdiom(loop.getBody())) return std::nullopt;
-    std::set<const clang::VarDecl*> outerLocals = std::move(bodyLocals_);
-    bodyLocals_ = outerLocals;
-    collectLocals(loop.getBody());
+    // A nested loop's body lies in the outer body, whose locals are collected already.
+    if (unrolling_ == 0) {
+      bodyLocals_.clear();
+      collectLocals(loop.getBody());
+    }
     ++unrolling_;
     std::set<llvm::FoldingSetNodeID> copy = seen;
     std::size_t perCopy = count(loop.getBody(), copy);
     --unrolling_;
-    bodyLocals_ = std::move(outerLocals);
     auto t = static_cast<std::size_t>(*trips);
     if ((perCopy + kLoopControl - 2) * t + 2 > kUnrollThreshold) return std::nullopt;
     return perCopy * t;
@@ -147,7 +150,7 @@ class OperationCounter {
 
   const clang::ASTContext& context_;
   int unrolling_ = 0;          // depth of unrolled copies being counted
-  std::set<const clang::VarDecl*> bodyLocals_;  // declared inside the loops being unrolled
+  std::set<const clang::VarDecl*> bodyLocals_;  // declared inside the outermost loop being unrolled
 };
 
 }  // namespace

@@ -94,7 +94,7 @@ Verdict gccVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, c
 Verdict clangVerdict(const trace::Scope& call, const ir::FunctionTraits& traits, const CompilerTarget& target, const CallSites& sites,
                      int inlinedCost) {
   std::size_t n = sites.sites(call.function);
-  int cost = clangCost(traits.operations) + inlinedCost;
+  int cost = growthOf(call, traits, target, inlinedCost);
   int threshold = target.optLevel >= 3 ? 250 : 225;
   if (traits.declaredInline) threshold = std::max(threshold, 325);
   std::string size = std::to_string(traits.operations) + " operations" + (inlinedCost > 0 ? " and inlined calls" : "");
@@ -121,9 +121,9 @@ std::vector<CallDecision> decideInlining(const CallSites& sites, const CompilerT
     if (!verdict)
       verdict = target.compiler == CompilerKind::Gcc ? gccVerdict(s, *traits, target, sites, inlinedSize[i])
                                                     : clangVerdict(s, *traits, target, sites, inlinedSize[i]);
-    std::size_t caller = s.parent ? sites.entryOf(*s.parent) : 0;
-    if (verdict->inlined && traits && s.parent && caller < i && scopes[caller].kind == trace::ScopeKind::Call)
-      inlinedSize[caller] += std::max(0, growthOf(s, *traits, target, inlinedSize[i]));
+    if (verdict->inlined && traits && s.parent)
+      if (std::size_t caller = sites.entryOf(*s.parent); scopes[caller].kind == trace::ScopeKind::Call)
+        inlinedSize[caller] += std::max(0, growthOf(s, *traits, target, inlinedSize[i]));
     CallDecision d;
     d.scope = s.id;
     d.inlined = verdict->inlined;
