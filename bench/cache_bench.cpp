@@ -5,7 +5,7 @@
 // alternating a hitting and a missing array; and Cachegrind's geometry inclusive, exclusive, FIFO and
 // tree-PLRU; and the Demand cases: Cachegrind's geometry (non-inclusive, inclusive, exclusive)
 // filling demand-only outcomes, what `simulate` runs where MruHierarchy does not apply; and the
-// MRU engine itself on Cachegrind's geometry. "accesses" (and items_per_second) is simulated
+// MRU engine itself on Cachegrind's geometry, non-inclusive, inclusive and exclusive. "accesses" (and items_per_second) is simulated
 // accesses per second, e.g. "250M/s".
 #include "cache/hierarchy.hpp"
 #include "cache/mru_hierarchy.hpp"
@@ -106,9 +106,11 @@ void replayVariant(benchmark::State& state, cats::cache::Inclusion inclusion, ca
 }
 
 /* The same replay through the MRU-ordered engine the simulator uses for LRU, write-back,
-   write-allocate, non-inclusive hierarchies (the Cachegrind geometry). */
-void replayMru(benchmark::State& state, std::vector<std::uint64_t> (*make)()) {
+   write-allocate hierarchies: Cachegrind's geometry, non-inclusive unless "inclusion" says. */
+void replayMru(benchmark::State& state, std::vector<std::uint64_t> (*make)(),
+               cats::cache::Inclusion inclusion = cats::cache::Inclusion::NonInclusive) {
   cats::cache::HierarchyConfig config = cats::cache::preset("cachegrind");
+  config.inclusion = inclusion;
   cats::cache::MruHierarchy hierarchy(config);
   std::vector<std::uint64_t> stream = make();
   cats::cache::MruOutcome outcome;
@@ -134,6 +136,10 @@ void replayDemand(benchmark::State& state, cats::cache::Inclusion inclusion, std
 void BM_MruSequentialHits(benchmark::State& state) { replayMru(state, sequentialStream); }
 void BM_MruStride4096(benchmark::State& state) { replayMru(state, strideStream); }
 void BM_MruMatmul500(benchmark::State& state) { replayMru(state, matmulStream); }
+void BM_MruInclusiveStride4096(benchmark::State& state) { replayMru(state, strideStream, cats::cache::Inclusion::Inclusive); }
+void BM_MruInclusiveMatmul500(benchmark::State& state) { replayMru(state, matmulStream, cats::cache::Inclusion::Inclusive); }
+void BM_MruExclusiveStride4096(benchmark::State& state) { replayMru(state, strideStream, cats::cache::Inclusion::Exclusive); }
+void BM_MruExclusiveMatmul500(benchmark::State& state) { replayMru(state, matmulStream, cats::cache::Inclusion::Exclusive); }
 
 void BM_TwoLevelSequentialHits(benchmark::State& state) { replay(state, "cats-paper", sequentialStream); }
 void BM_TwoLevelStride4096(benchmark::State& state) { replay(state, "cats-paper", strideStream); }
@@ -175,6 +181,10 @@ void BM_PlruMatmul500(benchmark::State& state) { replayVariant(state, Inclusion:
 BENCHMARK(BM_MruSequentialHits);
 BENCHMARK(BM_MruStride4096);
 BENCHMARK(BM_MruMatmul500);
+BENCHMARK(BM_MruInclusiveStride4096);
+BENCHMARK(BM_MruInclusiveMatmul500);
+BENCHMARK(BM_MruExclusiveStride4096);
+BENCHMARK(BM_MruExclusiveMatmul500);
 BENCHMARK(BM_DemandSequentialHits);
 BENCHMARK(BM_DemandStride4096);
 BENCHMARK(BM_DemandMatmul500);

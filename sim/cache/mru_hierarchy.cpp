@@ -1,15 +1,17 @@
-// The MRU-ordered engine. Event order per miss follows Hierarchy: the victim is evicted (and
-// written back) before the new line is fetched from below.
+// The MRU-ordered engine. Event order per miss follows Hierarchy (requests.hpp, exclusive.hpp):
+// the victim is evicted (purged from the levels above when inclusive, then written back) before
+// the new line is fetched from below; exclusive, the line found below leaves its level before the
+// first level's victim moves down.
 #include "cache/mru_hierarchy.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
 namespace cats::cache {
 
 bool MruHierarchy::supports(const HierarchyConfig& config) {
-  if (config.levels.empty() || config.observes() ||
-      config.inclusion != Inclusion::NonInclusive || !validate(config).empty())
+  if (config.levels.empty() || config.observes() || !validate(config).empty())
     return false;
   for (const auto& l : config.levels)
     if (l.replacement != Replacement::Lru || l.write != WritePolicy::WriteBack || l.allocate != AllocatePolicy::WriteAllocate ||
@@ -21,6 +23,7 @@ bool MruHierarchy::supports(const HierarchyConfig& config) {
 MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   if (!supports(config)) throw std::invalid_argument("MruHierarchy does not implement this configuration");
   lineBytes_ = config.levels[0].lineBytes;
+  inclusion_ = config.inclusion;
   lineBits_ = static_cast<std::uint32_t>(std::countr_zero(lineBytes_));
   for (const auto& l : config.levels) {
     Level level;
@@ -43,6 +46,14 @@ bool MruHierarchy::firstLevelHolds(std::uint64_t address, bool dirty) const {
   for (std::uint32_t w = 0; w < firstWays_; ++w)
     if ((row[w] & ~std::uint64_t{1}) == (line + 1) << 1) return !dirty || (row[w] & 1) != 0;
   return false;
+}
+
+std::vector<ResidentLine> MruHierarchy::contents(std::size_t k) const {
+  std::vector<ResidentLine> out;
+  for (std::uint64_t slot : levels_[k].slots)
+    if (slot != 0) out.push_back({((slot >> 1) - 1) << lineBits_, (slot & 1) != 0});
+  std::sort(out.begin(), out.end(), [](const ResidentLine& a, const ResidentLine& b) { return a.address < b.address; });
+  return out;
 }
 
 MemoryTraffic MruHierarchy::memoryTraffic() const { return trafficBelow(stats_.back()); }
@@ -92,9 +103,102 @@ bool scanShift(std::uint64_t* row, std::uint32_t ways, std::uint64_t key, std::u
   return false;
 }
 
+/* The way of "row" holding "key", or "ways" if none. */
+std::uint32_t findWay(const std::uint64_t* row, std::uint32_t ways, std::uint64_t key) {
+  std::uint32_t w = 0;
+  while (w < ways && (row[w] & ~std::uint64_t{1}) != key) ++w;
+  return w;
+}
+
+/* Take way "w" out of "row", closing the gap: the ways after it move up, the last is empty. */
+void removeWay(std::uint64_t* row, std::uint32_t ways, std::uint32_t w) {
+  for (; w + 1 < ways; ++w) row[w] = row[w + 1];
+  row[ways - 1] = 0;
+}
+
 }  // namespace
 
+std::uint64_t MruHierarchy::purgeAbove(std::size_t k, std::uint64_t line) {
+  const std::uint64_t key = (line + 1) << 1;
+  std::uint64_t dirtied = 0;
+  for (std::size_t j = 0; j < k; ++j) {  // top first: dirty data travels down level by level
+    Level& upper = levels_[j];
+    std::uint64_t* row = &upper.slots[(line & upper.setMask) * upper.ways];
+    const std::uint32_t w = findWay(row, upper.ways, key);
+    if (w == upper.ways) continue;
+    const bool dirty = (row[w] & 1) != 0;
+    removeWay(row, upper.ways, w);
+    LevelStats& s = stats_[j];
+    ++s.invalidations;
+    if (!dirty) continue;
+    ++s.writebacks;
+    s.bytesToBelow += lineBytes_;
+    if (j + 1 == k) {  // into the victim itself, which Hierarchy still holds in level k at this point
+      ++stats_[k].writes;
+      dirtied = 1;
+    } else {
+      writeback(j + 1, line);
+    }
+  }
+  return dirtied;
+}
+
+void MruHierarchy::moveDown(std::size_t k, std::uint64_t victim) {
+  const bool dirty = (victim & 1) != 0;
+  LevelStats& s = stats_[k];
+  ++s.evictions;
+  if (dirty) ++s.writebacks;
+  const bool last = k + 1 == levels_.size();
+  if (dirty || !last) s.bytesToBelow += lineBytes_;
+  if (last) return;
+  // The victim arrives at level k + 1: not an access; it takes the newest way, that level's own
+  // victim moving down first.
+  Level& below = levels_[k + 1];
+  const std::uint64_t line = (victim >> 1) - 1;
+  std::uint64_t* row = &below.slots[(line & below.setMask) * below.ways];
+  const std::uint64_t evicted = row[below.ways - 1];
+  for (std::uint32_t w = below.ways - 1; w > 0; --w) row[w] = row[w - 1];
+  if (evicted != 0) moveDown(k + 1, evicted);
+  row[0] = victim;
+}
+
+void MruHierarchy::demandExclusive(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  const std::uint64_t key = (line + 1) << 1;
+  const std::uint64_t written = isWrite ? 1 : 0;
+  Level& top = levels_[0];
+  out.accessed |= 1;
+  std::uint64_t* row = &top.slots[(line & top.setMask) * top.ways];
+  if ((row[0] & ~std::uint64_t{1}) == key) {
+    row[0] |= written;
+    return;
+  }
+  std::uint64_t victim = 0;
+  if (scanShift(row, top.ways, key, written, victim)) return;
+  out.missed |= 1;
+  // Below the first level, the line is looked up until found; it leaves the level it is in.
+  std::uint64_t fetched = 0;  // the dirty bit it brings along
+  std::size_t source = levels_.size();
+  for (std::size_t k = 1; k < levels_.size(); ++k) {
+    Level& level = levels_[k];
+    out.accessed |= 1u << k;
+    std::uint64_t* lower = &level.slots[(line & level.setMask) * level.ways];
+    const std::uint32_t w = findWay(lower, level.ways, key);
+    if (w == level.ways) {
+      out.missed |= 1u << k;
+      continue;
+    }
+    fetched = lower[w] & 1;
+    removeWay(lower, level.ways, w);
+    source = k;
+    break;
+  }
+  for (std::size_t k = 0; k < source; ++k) stats_[k].bytesFromBelow += lineBytes_;
+  if (victim != 0) moveDown(0, victim);
+  row[0] = key | fetched | written;
+}
+
 void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  if (inclusion_ == Inclusion::Exclusive) return demandExclusive(line, isWrite, out);
   const std::uint64_t key = (line + 1) << 1;
   // Level by level, a loop rather than a call per level: the fill below a miss is a read.
   for (std::size_t k = 0; k < levels_.size(); ++k, isWrite = false) {
@@ -112,6 +216,7 @@ void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
     LevelStats& s = stats_[k];
     if (carry != 0) {  // the last way's old line (way 0's with one way) is evicted
       ++s.evictions;
+      if (k > 0 && inclusion_ == Inclusion::Inclusive) carry |= purgeAbove(k, (carry >> 1) - 1);
       if (carry & 1) {
         ++s.writebacks;
         s.bytesToBelow += lineBytes_;

@@ -1,5 +1,6 @@
 // The MRU-ordered fast engine against the general Hierarchy (itself checked against the
-// reference model): identical demand flags on every access and identical statistics.
+// reference model): identical demand flags on every access, identical statistics and contents,
+// in every inclusion mode.
 #include "cache/hierarchy.hpp"
 #include "cache/lru_stack_family.hpp"
 #include "cache/mru_hierarchy.hpp"
@@ -24,7 +25,7 @@ LevelConfig lru(std::string name, std::uint64_t size, std::uint32_t ways, std::u
 }
 
 void compare(const HierarchyConfig& config, const Stream& stream) {
-  INFO(stream.name << ", " << config.levels.size() << " levels, D1 " << config.levels[0].sizeBytes << " B");
+  INFO(stream.name << ", " << config.levels.size() << " levels, D1 " << config.levels[0].sizeBytes << " B, " << toString(config.inclusion));
   Hierarchy general(config);
   MruHierarchy fast(config);
   Outcome expected;
@@ -50,6 +51,10 @@ void compare(const HierarchyConfig& config, const Stream& stream) {
     CHECK(fast.stats()[k] == general.stats()[k]);
   }
   CHECK(fast.memoryTraffic() == general.memoryTraffic());
+  for (std::size_t k = 0; k < config.levels.size(); ++k) {
+    INFO("contents of level " << k);
+    CHECK(fast.contents(k) == general.contents(k));
+  }
 }
 
 }  // namespace
@@ -59,9 +64,12 @@ TEST_CASE("the MRU engine counts exactly what Hierarchy counts", "[cache][mru]")
   for (auto levels : {std::vector<LevelConfig>{lru("D1", 1024, 4)}, std::vector<LevelConfig>{lru("D1", 1024, 4), lru("LL", 4096, 8)},
                       std::vector<LevelConfig>{lru("D1", 2048, 2), lru("L2", 8192, 4), lru("L3", 32768, 16)},
                       std::vector<LevelConfig>{lru("D1", 32768, 8), lru("LL", 262144, 8)}}) {
-    HierarchyConfig c;
-    c.levels = levels;
-    configs.push_back(c);
+    for (Inclusion inclusion : {Inclusion::NonInclusive, Inclusion::Inclusive, Inclusion::Exclusive}) {
+      HierarchyConfig c;
+      c.levels = levels;
+      c.inclusion = inclusion;
+      configs.push_back(c);
+    }
   }
   std::vector<Stream> streams = {
       randomStream("random reads and writes", 1, 20000, 16384, 30),
@@ -74,6 +82,40 @@ TEST_CASE("the MRU engine counts exactly what Hierarchy counts", "[cache][mru]")
     for (const auto& stream : streams) compare(config, stream);
 }
 
+TEST_CASE("the MRU engine, inclusive: a dirty line purged from above lands in the evicted line", "[cache][mru]") {
+  // A 1-way 128-byte D1 (2 sets) over a 1-way 256-byte LL (4 sets): 0x0 and 0x100 share both
+  // levels' set 0, so reading 0x100 makes the LL evict 0x0 and purge D1's dirty copy, which
+  // counts a write-back from D1 and a write at the LL, and the victim leaves the LL dirty.
+  HierarchyConfig c;
+  c.levels = {lru("D1", 128, 1), lru("LL", 256, 1)};
+  c.inclusion = Inclusion::Inclusive;
+  MruHierarchy fast(c);
+  MruOutcome o;
+  fast.access(0x0, 8, true, o);
+  fast.access(0x100, 8, false, o);
+  const LevelStats& d1 = fast.stats()[0];
+  const LevelStats& ll = fast.stats()[1];
+  CHECK(d1.evictions == 1);  // 0x0 makes way for 0x100 in D1 first (write-back: it is dirty)
+  CHECK(d1.invalidations == 0);  // gone from D1 already when the LL evicts it
+  CHECK(d1.writebacks == 1);
+  CHECK(ll.writes == 1);
+  CHECK(ll.evictions == 1);
+  CHECK(ll.writebacks == 1);
+  CHECK(fast.contents(0) == std::vector<ResidentLine>{{0x100, false}});
+  CHECK(fast.contents(1) == std::vector<ResidentLine>{{0x100, false}});
+
+  // 2-way D1 keeps 0x0 while the 1-way LL evicts it: now the purge itself writes it back.
+  c.levels = {lru("D1", 256, 2), lru("LL", 256, 1)};
+  MruHierarchy purging(c);
+  purging.access(0x0, 8, true, o);
+  purging.access(0x100, 8, false, o);
+  CHECK(purging.stats()[0].invalidations == 1);
+  CHECK(purging.stats()[0].writebacks == 1);
+  CHECK(purging.stats()[1].writes == 1);
+  CHECK(purging.stats()[1].writebacks == 1);
+  CHECK(purging.contents(0) == std::vector<ResidentLine>{{0x100, false}});
+}
+
 TEST_CASE("the MRU engine takes only the configurations it implements", "[cache][mru]") {
   HierarchyConfig c;
   c.levels = {lru("D1", 32768, 8), lru("LL", 262144, 8)};
@@ -84,7 +126,8 @@ TEST_CASE("the MRU engine takes only the configurations it implements", "[cache]
     return MruHierarchy::supports(d);
   };
   CHECK(!changed([](HierarchyConfig& d) { d.classifyMisses = true; }));
-  CHECK(!changed([](HierarchyConfig& d) { d.inclusion = Inclusion::Inclusive; }));
+  CHECK(changed([](HierarchyConfig& d) { d.inclusion = Inclusion::Inclusive; }));
+  CHECK(changed([](HierarchyConfig& d) { d.inclusion = Inclusion::Exclusive; }));
   CHECK(!changed([](HierarchyConfig& d) { d.levels[1].replacement = Replacement::Fifo; }));
   CHECK(!changed([](HierarchyConfig& d) { d.levels[0].write = WritePolicy::WriteThrough; }));
   CHECK(!changed([](HierarchyConfig& d) { d.levels[0].allocate = AllocatePolicy::NoWriteAllocate; }));

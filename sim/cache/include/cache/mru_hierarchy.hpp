@@ -1,11 +1,13 @@
-// A fast engine for the most common hierarchy: every level LRU, write-back, write-allocate,
-// non-inclusive, one line size, no miss classification. Ways are kept in most-recently-used
-// order (as Cachegrind does), so a hit on the newest line is one compare and the victim is
-// always the last way. It counts exactly what Hierarchy counts for such a configuration
-// (tests/cache/mru_hierarchy_test.cpp checks it access by access).
+// A fast engine for the most common hierarchies: every level LRU, write-back, write-allocate,
+// one line size, no miss classification; non-inclusive (Cachegrind's), inclusive (the default
+// machine's) or exclusive. Ways are kept in most-recently-used order (as Cachegrind does), so a
+// hit on the newest line is one compare and the victim is always the last way. It counts exactly
+// what Hierarchy counts for such a configuration (tests/cache/mru_hierarchy_test.cpp checks it
+// access by access, and the contents at the end).
 #pragma once
 
 #include "cache/config.hpp"
+#include "cache/hierarchy.hpp"
 #include "cache/stats.hpp"
 
 #include <cstdint>
@@ -56,6 +58,9 @@ class MruHierarchy {
   void captureState(std::vector<std::uint64_t>& image) const;
   void repeatStats(const std::vector<LevelStats>& before, std::uint64_t times);
 
+  /// As Hierarchy's: level "k"'s lines by address, with their dirty bits.
+  std::vector<ResidentLine> contents(std::size_t k) const;
+
   std::size_t levelCount() const { return levels_.size(); }
   const std::vector<LevelStats>& stats() const { return stats_; }
   MemoryTraffic memoryTraffic() const;
@@ -75,9 +80,17 @@ class MruHierarchy {
   void demand(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// A dirty line written back into level "k" (or memory when k is the level count).
   void writeback(std::size_t k, std::uint64_t line);
+  /// Inclusive: level "k" evicts "line"; take it out of the levels above, their dirty data
+  /// written back on the way down. Returns 1 if that data landed in the victim itself.
+  std::uint64_t purgeAbove(std::size_t k, std::uint64_t line);
+  /// Exclusive: the demand access of "line" (the line moves up to the first level).
+  void demandExclusive(std::uint64_t line, bool isWrite, MruOutcome& out);
+  /// Exclusive: level "k"'s victim (a slot word) moves one level down, or leaves the last one.
+  void moveDown(std::size_t k, std::uint64_t victim);
 
   std::vector<Level> levels_;
   std::vector<LevelStats> stats_;
+  Inclusion inclusion_ = Inclusion::NonInclusive;
   std::uint64_t* firstSlots_ = nullptr;  // the first level's arrays, for the inline hit
   std::uint64_t firstSetMask_ = 0;
   std::uint32_t firstWays_ = 0;
