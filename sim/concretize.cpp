@@ -62,14 +62,19 @@ class Compiler {
     buildChildren();
     planContainers();
     if (options_.model == RegisterModel::O2) choosePlan();
-    for (const Item& item : children_[0]) {
-      if (item.isScope) {
-        program_.body.push_back(Op{FrameOp{compileBlock(item.index, 0), item.index}});
-      } else {
-        addEvent(item.index, program_.statics);
+    try {
+      for (const Item& item : children_[0]) {
+        if (item.isScope) {
+          program_.body.push_back(Op{FrameOp{compileBlock(item.index, 0), item.index}});
+        } else {
+          addEvent(item.index, program_.statics);
+        }
       }
+      if (options_.model == RegisterModel::O2) applyPlan();
+    } catch (const std::exception&) {
+      if (missing_.empty()) throw;  // else the error may come from a stand-in value: name what is missing
     }
-    if (options_.model == RegisterModel::O2) applyPlan();
+    if (!missing_.empty()) throw BindingError(missingParameters());
     checkTripsUsed();
     return std::move(program_);
   }
@@ -93,6 +98,7 @@ class Compiler {
   std::map<std::pair<std::size_t, std::string>, std::uint32_t> drawGroups_;  // (refresh loop scope, index) -> group
   std::set<const TripCount*> usedTrips_;  // --trips entries that named a data-dependent loop
   std::set<std::size_t> dataLoops_;       // loops whose trip count depends on data
+  std::vector<std::pair<std::string, std::string>> missing_;  // parameters without a value: name, first use
 
   /* The compiler's decisions: the given plan, or GCC -O2's; its calloc folds, which change
      events as they are compiled. */
@@ -160,15 +166,28 @@ class Compiler {
     return out.str();
   }
 
-  /* "e" compiled in the current scope; a missing parameter is a BindingError naming "use". */
+  /* "e" compiled in the current scope. A missing parameter is noted with "use" (run() names them
+     all in one BindingError, so a user binds them in one go) and stands in as 1 meanwhile. */
   Formula compile(const sym::Expr& e, const std::string& use) {
     auto result = formulas_.compile(e, scope_);
     if (auto* f = std::get_if<Formula>(&result)) return std::move(*f);
     const FormulaError& error = std::get<FormulaError>(result);
-    if (!error.symbol.empty())
-      throw BindingError("no value for parameter '" + error.symbol + "', used in " + use + "; bind it with -D " +
-                         error.symbol + "=VALUE");
-    throw BindingError(error.message + " in " + use);
+    if (error.symbol.empty()) throw BindingError(error.message + " in " + use);
+    const bool known = std::any_of(missing_.begin(), missing_.end(), [&](const auto& m) { return m.first == error.symbol; });
+    if (!known) missing_.emplace_back(error.symbol, use);
+    return std::get<Formula>(formulas_.compile(sym::Expr(1), scope_));
+  }
+
+  /* The BindingError message for missing_: each parameter with its first use, then the -D items. */
+  std::string missingParameters() const {
+    if (missing_.size() == 1)
+      return "no value for parameter '" + missing_[0].first + "', used in " + missing_[0].second + "; bind it with -D " + missing_[0].first + "=VALUE";
+    std::string names, defines;
+    for (const auto& [symbol, use] : missing_) {
+      names += (names.empty() ? "'" : ", '") + symbol + "' (used in " + use + ")";
+      defines += " -D " + symbol + "=VALUE";
+    }
+    return "no value for parameters " + names + "; bind them with" + defines;
   }
 
   void planContainers() {

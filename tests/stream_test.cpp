@@ -213,6 +213,23 @@ TEST_CASE("a parameter without a value is an error naming it and its use", "[sim
   CHECK_NOTHROW(compile(t, sim::RegisterModel::O2, {{"n", 8}}));
 }
 
+TEST_CASE("every parameter without a value is named in one error, each with its first use", "[sim][bindings]") {
+  test::AnalyzeOptions options;
+  options.entries = {"fill"};
+  trace::Trace t = test::analyzeSource(R"(
+void fill(double *a, int n, int m) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++) a[i * m + j] = 0.0;
+}
+)",
+                                       options);
+  CHECK_THROWS_WITH(compile(t, sim::RegisterModel::O2),
+                    Catch::Contains("no value for parameters 'n' (used in the bounds of") && Catch::Contains("'m' (used in the bounds of") &&
+                        Catch::Contains("bind them with -D n=VALUE -D m=VALUE"));
+  CHECK_THROWS_WITH(compile(t, sim::RegisterModel::O2, {{"n", 8}}), Catch::Contains("no value for parameter 'm'") && Catch::Contains("-D m=VALUE"));
+  CHECK_NOTHROW(compile(t, sim::RegisterModel::O2, {{"n", 8}, {"m", 4}}));
+}
+
 namespace {
 
 /* Addresses of the accesses whose source text is "text", in stream order. */
