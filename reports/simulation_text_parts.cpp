@@ -1,5 +1,9 @@
 #include "simulation_text_parts.hpp"
 
+#include "note_groups.hpp"
+
+#include <fmt/format.h>
+
 namespace cats::report {
 
 bool functionsMove(const sim::CompilationPlan* plan) {
@@ -9,12 +13,23 @@ bool functionsMove(const sim::CompilationPlan* plan) {
   return false;
 }
 
+std::string cutRowsLine(const std::vector<Group>& groups, std::size_t rows, const std::vector<std::string>& levels) {
+  if (rows == 0 || groups.size() <= rows) return "";
+  std::string misses;
+  for (std::size_t k = 0; k < levels.size(); ++k) {
+    std::uint64_t sum = 0;
+    for (std::size_t g = rows; g < groups.size(); ++g) sum += k < groups[g].levels.size() ? groups[g].levels[k].misses() : 0;
+    misses += fmt::format("{}{} {}", k == 0 ? "" : ", ", sum, levels[k]);
+  }
+  return fmt::format("  ... {} more with {} misses in all (--rows 0 lists every one)\n", groups.size() - rows, misses);
+}
+
 std::string notesAndModelText(const std::vector<std::string>& notes, const trace::Trace& trace, const sim::CompilationPlan* plan,
                               bool explainModel) {
   std::string out;
   if (!notes.empty()) {
     out += "\nNotes (\"~\" marks groups a modelled guess went into)\n";
-    for (const auto& n : notes) out += "  - " + n + "\n";
+    for (const auto& line : groupedNotes(notes)) out += "  - " + line + "\n";
   }
   if (plan && explainModel) out += "\n" + compilerModelText(trace, *plan);
   return out;

@@ -1,5 +1,6 @@
 // Report formats against golden files (tests/golden/*.txt, *.json); regenerate with
 // tests/update_golden.sh and review the diff.
+#include "../reports/note_groups.hpp"
 #include "reports/analysis.hpp"
 #include "support.hpp"
 
@@ -48,4 +49,25 @@ TEST_CASE("histograms count every access once", "[reports]") {
   CHECK(byContainer == accesses);
   CHECK(byFunction == accesses);
   CHECK(h.byContainer.at("x").counts[static_cast<std::size_t>(trace::AccessClass::Indirect)] == 1);
+}
+
+TEST_CASE("notes that say the same of several places read as one line naming them", "[reports][notes]") {
+  const std::vector<std::string> notes = {
+      "loops with an early exit (a.c:3:5 (loop i)) run their full trip count",
+      "the size of buf depends on data",
+      "loops with an early exit (a.c:9:5 (loop j)) run their full trip count",
+      "data-dependent offsets (x[k] at a.c:4:7) draw one element per index and iteration, uniformly over the container",
+      "loops with an early exit (a.c:12:5 (loop k)) run their full trip count",
+      "loops with an early exit (b.c:1:1 (loop m)) run their full trip count",
+      "loops with an early exit (b.c:7:1 (loop n)) run their full trip count",
+      "data-dependent offsets (y[k] at a.c:5:7) draw one element per index and iteration, distinct within a run of the loop that carries the index (a chase)",
+  };
+  const std::vector<std::string> lines = cats::report::groupedNotes(notes, 3);
+  REQUIRE(lines.size() == 4);
+  CHECK(lines[0] ==
+        "loops with an early exit (5 places: a.c:3:5 (loop i); a.c:9:5 (loop j); a.c:12:5 (loop k) and 2 more) run their full trip count");
+  CHECK(lines[1] == notes[1]);  // no place: as it is
+  CHECK(lines[2] == notes[3]);  // one place: as it is
+  CHECK(lines[3] == notes[7]);  // same place kind, other consequence: its own line
+  CHECK(cats::report::groupedNotes({"unbalanced (a.c:1 note"}) == std::vector<std::string>{"unbalanced (a.c:1 note"});
 }
