@@ -44,6 +44,8 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
   cmd->add_option("--by", args.by, "Table: container, field, function, compiled-function (inlined code in its caller), loop, line or context")
       ->check(CLI::IsMember({"container", "field", "function", "compiled-function", "loop", "line", "context"}))
       ->capture_default_str();
+  cmd->add_option("--rows", args.rows, "Rows of the text report's table, busiest first; a last line sums the rest (0: every row)")
+      ->capture_default_str();
   cmd->add_option("--format", args.format,
                   "Report format: text, json, cachegrind (a cachegrind.out profile for cg_annotate and KCachegrind) or cats (the "
                   "C.A.T.S. runtime trace of the predicted events, for cats-viz)")
@@ -140,10 +142,10 @@ std::string reportText(const SimulateArgs& args, const trace::Trace& contexts, c
     return report::cachegrindOut(input, commandLine(args));
   }
   if (results.size() == 1) {
-    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel, args.cache.traffic};
+    report::SimulationReportInput input{contexts, results.front(), configs.front(), model, &plan, args.explainModel, args.cache.traffic, args.rows};
     return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
   }
-  report::ConfigurationsReportInput input{contexts, results, configs, model, &plan, args.explainModel};
+  report::ConfigurationsReportInput input{contexts, results, configs, model, &plan, args.explainModel, args.rows};
   return args.format == "json" ? report::simulationJson(input) : report::simulationText(input, by);
 }
 

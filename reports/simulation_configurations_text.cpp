@@ -72,7 +72,9 @@ std::string groupTable(const ConfigurationsReportInput& in, GroupBy by) {
   }
   names.erase(names.find_last_not_of(' ') + 1);
   out += names + "\n" + header + "\n";
-  for (const Group& g : groupEvents(in.trace, first, by, in.plan)) {
+  const std::vector<Group> firstGroups = groupEvents(in.trace, first, by, in.plan);
+  for (std::size_t i = 0; i < firstGroups.size() && rowShown(i, in.rows); ++i) {
+    const Group& g = firstGroups[i];
     std::string name = g.name.size() > 46 ? g.name.substr(0, 45) + "~" : g.name;
     std::string line = fmt::format("  {:<48}", name + (g.approximate ? " ~" : ""));
     for (std::size_t c = 0; c < in.results.size(); ++c) {
@@ -81,7 +83,7 @@ std::string groupTable(const ConfigurationsReportInput& in, GroupBy by) {
     }
     out += line + "\n";
   }
-  return out;
+  return out + cutRowsLine(firstGroups, in.rows, first.levels);
 }
 
 }  // namespace

@@ -21,13 +21,15 @@ std::string groupTable(const SimulationReportInput& in, GroupBy by) {
   std::string header = fmt::format("  {:<48}", toString(by));
   for (const auto& name : r.levels) header += fmt::format(" {:>12} {:>12} {:>8}", name + " reads", name + " misses", "miss %");
   out += header + "\n";
-  for (const Group& g : groupEvents(in.trace, r, by, in.plan)) {
+  const std::vector<Group> groups = groupEvents(in.trace, r, by, in.plan);
+  for (std::size_t i = 0; i < groups.size() && rowShown(i, in.rows); ++i) {
+    const Group& g = groups[i];
     std::string name = g.name.size() > 46 ? g.name.substr(0, 45) + "~" : g.name;
     std::string line = fmt::format("  {:<48}", name + (g.approximate ? " ~" : ""));
     for (const auto& c : g.levels) line += fmt::format(" {:>12} {:>12} {:>8}", c.accesses(), c.misses(), percent(c.misses(), c.accesses()));
     out += line + "\n";
   }
-  return out;
+  return out + cutRowsLine(groups, in.rows, r.levels);
 }
 
 }  // namespace

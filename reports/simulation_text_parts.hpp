@@ -15,6 +15,13 @@ bool functionsMove(const sim::CompilationPlan* plan);
 /// The compiler modelled, as the reports head it: the plan's target ("gcc -O2"), else the register model.
 std::string modelLabel(const sim::CompilationPlan* plan, sim::RegisterModel model);
 
+/// Whether a table of "count" groups cut at "rows" (0: no cut) shows group "index".
+inline bool rowShown(std::size_t index, std::size_t rows) { return rows == 0 || index < rows; }
+
+/// The line that ends a table of "groups" cut after "rows": how many more, and their misses per
+/// level ("levels" names them); empty when nothing was cut.
+std::string cutRowsLine(const std::vector<Group>& groups, std::size_t rows, const std::vector<std::string>& levels);
+
 /// The notes, then with --explain-model what the compiler model assumed.
 std::string notesAndModelText(const std::vector<std::string>& notes, const trace::Trace& trace, const sim::CompilationPlan* plan,
                               bool explainModel);

@@ -121,6 +121,20 @@ TEST_CASE("simulate reports misses per array and exits 0", "[cli][simulate]") {
   CHECK(j["by_container"]["B"]["D1"]["read_misses"].get<int>() >= 512);
 }
 
+TEST_CASE("simulate --rows cuts the text table after the busiest rows and sums the rest", "[cli][simulate]") {
+  auto cut = test::runCli("simulate examples/matmul-heap -D N=64 --by line --rows 2");
+  REQUIRE(cut.exitCode == 0);
+  auto all = test::runCli("simulate examples/matmul-heap -D N=64 --by line --rows 0");
+  REQUIRE(all.exitCode == 0);
+  // Five lines have accesses: lines 22, 24 and 27 are cut, with 513 + 0 + 1 D1 misses and 512 LL misses.
+  CHECK(cut.out.find("matmul.c:14 ") != std::string::npos);
+  CHECK(cut.out.find("matmul.c:23 ") != std::string::npos);
+  CHECK(cut.out.find("matmul.c:22 ") == std::string::npos);
+  CHECK(cut.out.find("  ... 3 more with 514 D1, 512 LL misses in all (--rows 0 lists every one)") != std::string::npos);
+  CHECK(all.out.find("matmul.c:27 ") != std::string::npos);
+  CHECK(all.out.find("more with") == std::string::npos);
+}
+
 TEST_CASE("simulate rejects bad configurations and unbound parameters", "[cli][simulate]") {
   struct Case {
     std::string args;

@@ -62,6 +62,7 @@ struct SimulationReportInput {
   const sim::CompilationPlan* plan = nullptr;  // the compiler's decisions, when the simulation made them
   bool explainModel = false;                   // with "plan": also what the compiler model assumed (--explain-model)
   bool traffic = false;                        // also the bytes between levels (--traffic)
+  std::size_t rows = 0;                        // text: rows of the group table, busiest first (0: all)
 };
 
 /// What "plan" assumed for "contexts", as a tree by function, call and loop with file:line
@@ -84,6 +85,7 @@ struct ConfigurationsReportInput {
   sim::RegisterModel model;
   const sim::CompilationPlan* plan = nullptr;
   bool explainModel = false;
+  std::size_t rows = 0;  // text: rows of the group table, busiest first (0: all)
 };
 
 /// A configuration's geometry in one line, to head its columns: "D1 32KiB/8/64 LL 8MiB/16/64".
