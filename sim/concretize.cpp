@@ -9,6 +9,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_set>
 #include <variant>
 
 namespace cats::sim {
@@ -99,6 +100,7 @@ class Compiler {
   std::set<const TripCount*> usedTrips_;  // --trips entries that named a data-dependent loop
   std::set<std::size_t> dataLoops_;       // loops whose trip count depends on data
   std::vector<std::pair<std::string, std::string>> missing_;  // parameters without a value: name, first use
+  std::unordered_set<std::string> notesGiven_;                 // program_.notes, to keep each once
 
   /* The compiler's decisions: the given plan, or GCC -O2's; its calloc folds, which change
      events as they are compiled. */
@@ -170,7 +172,10 @@ class Compiler {
      all in one BindingError, so a user binds them in one go) and stands in as 1 meanwhile. */
   Formula compile(const sym::Expr& e, const std::string& use) {
     auto result = formulas_.compile(e, scope_);
-    if (auto* f = std::get_if<Formula>(&result)) return std::move(*f);
+    if (auto* f = std::get_if<Formula>(&result)) {
+      if (f->truncated()) noteTruncated(use);
+      return std::move(*f);
+    }
     const FormulaError& error = std::get<FormulaError>(result);
     if (error.symbol.empty()) throw BindingError(error.message + " in " + use);
     const bool known = std::any_of(missing_.begin(), missing_.end(), [&](const auto& m) { return m.first == error.symbol; });
@@ -198,16 +203,24 @@ class Compiler {
       plan.scalar = c.isScalar;
       plan.alignment = std::max<std::int64_t>(c.alignment, 1);
       auto size = formulas_.compile(c.sizeBytes, scope_);
-      if (auto* f = std::get_if<Formula>(&size); f && !f->dependsOnData() && f->terms().empty()) plan.sizeBytes = f->evaluate(nullptr);
+      if (auto* f = std::get_if<Formula>(&size); f && !f->dependsOnData() && f->terms().empty()) {
+        plan.sizeBytes = f->evaluate(nullptr);
+        if (f->truncated()) noteTruncated("the size of " + c.name);
+      }
       if (auto it = options_.place.find(c.name); it != options_.place.end()) plan.fixedAddress = it->second;
       if (auto it = options_.align.find(c.name); it != options_.align.end()) plan.alignment = it->second;
       program_.containers.push_back(std::move(plan));
     }
   }
 
+  /* "use" held fractional terms (sym::Expr keeps (n - 1) / 255 as n/255 - 1/255): evaluated as C
+     divides, which is exact when the division is (pointer difference by an element size, trip
+     count by a step), but the analysis cannot tell, so the result says it. */
+  void noteTruncated(const std::string& use) { note("fractional terms (" + use + ") are evaluated as C integer division, truncated toward zero"); }
+
   void note(const std::string& text) {
     program_.approximate = true;
-    if (std::find(program_.notes.begin(), program_.notes.end(), text) == program_.notes.end()) program_.notes.push_back(text);
+    if (notesGiven_.insert(text).second) program_.notes.push_back(text);  // a set: real code gives thousands of notes
   }
 
   void addEvent(std::size_t index, Block& out) {

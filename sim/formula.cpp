@@ -81,6 +81,20 @@ std::int64_t Formula::evaluate(const std::int64_t* slots) const {
   return top > 0 ? stack[top - 1] : 0;
 }
 
+namespace {
+
+bool holdsLoad(const sym::Expr& e) {
+  if (sym::isLoad(e)) return true;
+  for (std::size_t i = 0; i < e.nops(); ++i)
+    if (holdsLoad(e.op(i))) return true;
+  return false;
+}
+
+}  // namespace
+
+/* Whether "e" holds a loaded value or an unknown symbol. */
+bool FormulaCompiler::dependsOnData(const sym::Expr& e) const { return holdsLoad(e) || sym::containsUnknown(e, ctx_); }
+
 bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formula& f, FormulaError& error) const {
   using Op = Formula::Op;
   if (GiNaC::is_a<GiNaC::numeric>(e)) {
@@ -131,6 +145,11 @@ bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formul
   if (GiNaC::is_a<GiNaC::mul>(e)) return binary(Op::Mul);
   if (GiNaC::is_a<GiNaC::power>(e)) {
     auto exponent = sym::toInteger(e.op(1));
+    if ((!exponent || *exponent < 0) && dependsOnData(e)) {  // a quotient of values the analysis lost: data, as the rest of them
+      f.dependsOnData_ = true;
+      f.code_.push_back({Op::Const, 0});
+      return true;
+    }
     if (!exponent || *exponent < 0) {
       error.message = "'" + sym::print(e) + "' is not an integer power";
       return false;
@@ -150,6 +169,20 @@ bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formul
   return false;
 }
 
+namespace {
+
+/* The least common multiple of the denominators of the numbers in "e" outside function arguments
+   (1 when they are all integers). */
+GiNaC::numeric denominators(const sym::Expr& e) {
+  if (GiNaC::is_a<GiNaC::numeric>(e)) return GiNaC::ex_to<GiNaC::numeric>(e).denom();
+  if (GiNaC::is_a<GiNaC::function>(e) || GiNaC::is_a<GiNaC::power>(e)) return 1;  // an argument or exponent: emit() decides
+  GiNaC::numeric d = 1;
+  for (std::size_t i = 0; i < e.nops(); ++i) d = GiNaC::lcm(d, denominators(e.op(i)));
+  return d;
+}
+
+}  // namespace
+
 std::variant<Formula, FormulaError> FormulaCompiler::compile(const sym::Expr& e, const FormulaScope& scope) const {
   Formula f;
   FormulaError error;
@@ -157,6 +190,20 @@ std::variant<Formula, FormulaError> FormulaCompiler::compile(const sym::Expr& e,
   for (const auto& [name, value] : scope.parameters)
     if (auto symbol = ctx_.find(name)) values[*symbol] = value;
   sym::Expr bound = values.empty() ? e.expand() : e.subs(values).expand();
+  if (const GiNaC::numeric d = denominators(bound); d != 1 && d.is_pos_integer() && d <= GiNaC::numeric(1L << 30)) {
+    // (len - 1) / 255 arrives as len/255 - 1/255: evaluate (len - 1) and divide, as the C code does.
+    if (!emit((bound * d).expand(), scope, f, error)) return error;
+    f.code_.push_back({Formula::Op::Const, d.to_long()});
+    f.code_.push_back({Formula::Op::IDiv, 0});
+    f.truncated_ = true;
+    f.linear_ = false;
+    if (!f.dependsOnData_ && f.slots_.empty()) {  // no iterator, no data: a number now
+      Formula folded = Formula::constant(f.evaluate(nullptr));
+      folded.truncated_ = true;
+      return folded;
+    }
+    return f;
+  }
   if (!emit(bound, scope, f, error)) return error;
   if (f.dependsOnData_) {
     f.linear_ = false;

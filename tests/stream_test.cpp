@@ -1,5 +1,6 @@
 // The concretiser and the lazy address stream: counts, order, placement, policies.
 #include "sim/concretize.hpp"
+#include "sim/formula.hpp"
 #include "sim/permutation.hpp"
 #include "sim/stream.hpp"
 #include "support.hpp"
@@ -351,4 +352,68 @@ TEST_CASE("keyed permutations are bijections on 0..n-1 and differ by key", "[sim
   std::size_t moved = 0;
   for (std::uint64_t k = 0; k < 1000; ++k) moved += sim::permute(k, 1000, 1) != sim::permute(k, 1000, 2);
   CHECK(moved > 900);
+}
+
+TEST_CASE("formulas: fractional coefficients divide as C does, quotients of lost values are data", "[sim][formula]") {
+  sym::Context ctx;
+  const sym::Symbol len = ctx.symbol("len", sym::SymbolKind::Parameter);
+  const sym::Symbol i = ctx.symbol("i", sym::SymbolKind::Iterator);
+  const sym::Symbol lost = ctx.freshSymbol("unknown_step", sym::SymbolKind::Unknown);
+  sim::FormulaCompiler compiler(ctx);
+  sim::FormulaScope scope;
+  scope.iteratorSlots["i"] = 0;
+
+  // (len - 1) / 255 as GiNaC keeps it: len/255 - 1/255. With len = 300: 299 / 255 = 1, truncated;
+  // with len = 511 the quotient is exact (2) and nothing is truncated.
+  const sym::Expr trips = len / 255 - GiNaC::numeric(1, 255);
+  scope.parameters["len"] = 300;
+  auto folded = compiler.compile(trips, scope);
+  REQUIRE(std::holds_alternative<sim::Formula>(folded));
+  CHECK(std::get<sim::Formula>(folded).truncated());
+  CHECK(std::get<sim::Formula>(folded).constantValue() == 1);
+  scope.parameters["len"] = 511;
+  auto exact = compiler.compile(trips, scope);
+  CHECK_FALSE(std::get<sim::Formula>(exact).truncated());
+  CHECK(std::get<sim::Formula>(exact).constantValue() == 2);
+  scope.parameters["len"] = 300;
+
+  // With an iterator: (3 i + 1) / 2 per iteration, truncated.
+  auto perIteration = compiler.compile(i * GiNaC::numeric(3, 2) + GiNaC::numeric(1, 2), scope);
+  REQUIRE(std::holds_alternative<sim::Formula>(perIteration));
+  const sim::Formula& f = std::get<sim::Formula>(perIteration);
+  CHECK(f.truncated());
+  for (std::int64_t value : {0, 1, 2, 5}) {
+    INFO("i = " << value);
+    CHECK(f.evaluate(&value) == (3 * value + 1) / 2);
+  }
+
+  // Integers stay exact and untruncated; a quotient of an unknown is data, not an error.
+  CHECK_FALSE(std::get<sim::Formula>(compiler.compile(8 * i + 16, scope)).truncated());
+  auto data = compiler.compile(64 / lost, scope);
+  REQUIRE(std::holds_alternative<sim::Formula>(data));
+  CHECK(std::get<sim::Formula>(data).dependsOnData());
+  // A fractional power of a known value is still an error that says so.
+  auto root = compiler.compile(GiNaC::pow(len, GiNaC::numeric(1, 2)), scope);
+  REQUIRE(std::holds_alternative<sim::FormulaError>(root));
+  CHECK(std::get<sim::FormulaError>(root).message.find("is not an integer power") != std::string::npos);
+}
+
+TEST_CASE("a pointer bumped in a loop stepping by 255 simulates, its fractional offset noted", "[sim][formula]") {
+  // LZ4's length encoding: the offset of *op++ is (len - len_2) / 255, which GiNaC keeps with
+  // fractional coefficients; it used to stop simulate with "'-1/255' is not an integer".
+  test::AnalyzeOptions options;
+  options.entries = {"put_length"};
+  trace::Trace t = test::analyzeSource(R"(
+void put_length(unsigned char *op, unsigned len) {
+  while (len >= 255) { *op++ = 255; len -= 255; }
+  *op++ = (unsigned char)len;
+}
+)",
+                                       options);
+  sim::Program p = compile(t, sim::RegisterModel::O2, {{"len", 1000}});
+  CHECK(std::any_of(p.notes.begin(), p.notes.end(), [](const std::string& n) { return n.find("fractional terms (the offset of *op++") == 0; }));
+  const auto records = drain(p);
+  REQUIRE(records.size() == 4);  // 1000, 745, 490 in the loop, then the last byte
+  CHECK(records[1].address == records[0].address + 1);
+  CHECK(records[2].address == records[0].address + 2);
 }

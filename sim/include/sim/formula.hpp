@@ -36,6 +36,11 @@ class Formula {
   /// A linear formula with slot "slot" fixed at "value".
   Formula withSlotValue(int slot, std::int64_t value) const;
 
+  /// The expression had fractional coefficients (a trip count or pointer difference divided by an
+  /// element size): it is evaluated as its integer multiple divided by the common denominator,
+  /// truncated as C divides.
+  bool truncated() const { return truncated_; }
+
   /// Value with iterator values "slots"; must not depend on data.
   std::int64_t evaluate(const std::int64_t* slots) const;
 
@@ -48,6 +53,7 @@ class Formula {
   };
   bool linear_ = true;
   bool dependsOnData_ = false;
+  bool truncated_ = false;
   std::int64_t constant_ = 0;
   std::vector<std::pair<int, std::int64_t>> terms_;
   std::vector<Instruction> code_;
@@ -75,6 +81,7 @@ class FormulaCompiler {
  private:
   const sym::Context& ctx_;
   bool emit(const sym::Expr& e, const FormulaScope& scope, Formula& f, FormulaError& error) const;
+  bool dependsOnData(const sym::Expr& e) const;
 };
 
 }  // namespace cats::sim
