@@ -83,7 +83,7 @@ std::string groupTable(const ConfigurationsReportInput& in, GroupBy by) {
     }
     out += line + "\n";
   }
-  return out + cutRowsLine(firstGroups, in.rows, first.levels);
+  return out + cutRowsLine(firstGroups, in.rows, first.levels, " of [1]");
 }
 
 }  // namespace

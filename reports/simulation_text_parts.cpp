@@ -13,7 +13,7 @@ bool functionsMove(const sim::CompilationPlan* plan) {
   return false;
 }
 
-std::string cutRowsLine(const std::vector<Group>& groups, std::size_t rows, const std::vector<std::string>& levels) {
+std::string cutRowsLine(const std::vector<Group>& groups, std::size_t rows, const std::vector<std::string>& levels, const std::string& whose) {
   if (rows == 0 || groups.size() <= rows) return "";
   std::string misses;
   for (std::size_t k = 0; k < levels.size(); ++k) {
@@ -21,7 +21,7 @@ std::string cutRowsLine(const std::vector<Group>& groups, std::size_t rows, cons
     for (std::size_t g = rows; g < groups.size(); ++g) sum += k < groups[g].levels.size() ? groups[g].levels[k].misses() : 0;
     misses += fmt::format("{}{} {}", k == 0 ? "" : ", ", sum, levels[k]);
   }
-  return fmt::format("  ... {} more with {} misses in all (--rows 0 lists every one)\n", groups.size() - rows, misses);
+  return fmt::format("  ... {} more with {} misses{} in all (--rows 0 lists every one)\n", groups.size() - rows, misses, whose);
 }
 
 std::string notesAndModelText(const std::vector<std::string>& notes, const trace::Trace& trace, const sim::CompilationPlan* plan,

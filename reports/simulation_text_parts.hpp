@@ -19,8 +19,9 @@ std::string modelLabel(const sim::CompilationPlan* plan, sim::RegisterModel mode
 inline bool rowShown(std::size_t index, std::size_t rows) { return rows == 0 || index < rows; }
 
 /// The line that ends a table of "groups" cut after "rows": how many more, and their misses per
-/// level ("levels" names them); empty when nothing was cut.
-std::string cutRowsLine(const std::vector<Group>& groups, std::size_t rows, const std::vector<std::string>& levels);
+/// level ("levels" names them, "whose" says whose they are if not the only configuration's);
+/// empty when nothing was cut.
+std::string cutRowsLine(const std::vector<Group>& groups, std::size_t rows, const std::vector<std::string>& levels, const std::string& whose = "");
 
 /// The notes, then with --explain-model what the compiler model assumed.
 std::string notesAndModelText(const std::vector<std::string>& notes, const trace::Trace& trace, const sim::CompilationPlan* plan,

@@ -133,6 +133,10 @@ TEST_CASE("simulate --rows cuts the text table after the busiest rows and sums t
   CHECK(cut.out.find("  ... 3 more with 514 D1, 512 LL misses in all (--rows 0 lists every one)") != std::string::npos);
   CHECK(all.out.find("matmul.c:27 ") != std::string::npos);
   CHECK(all.out.find("more with") == std::string::npos);
+  // Several configurations: the table follows the first one, and so does the sum.
+  auto two = test::runCli("simulate examples/matmul-heap -D N=64 --by line --rows 2 --D1=32768,8,64 --D1=16384,4,64");
+  REQUIRE(two.exitCode == 0);
+  CHECK(two.out.find("  ... 3 more with 514 D1 misses of [1] in all (--rows 0 lists every one)") != std::string::npos);
 }
 
 TEST_CASE("simulate rejects bad configurations and unbound parameters", "[cli][simulate]") {

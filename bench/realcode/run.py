@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """Runs cats-static analyze over the real-code corpus (units.tsv) and measures each unit:
 status (ok, analysis error, usage error, crash, timeout), wall time, peak memory, JSON size,
-accesses, distinct source accesses, and the share of exact (not approximate) and indirect accesses."""
-import argparse, glob, json, os, subprocess, sys, tempfile, time
+accesses, distinct source accesses, and the share of exact (not approximate) and indirect accesses.
+
+With --simulate it runs `simulate` instead: the parameters a run says have no value are bound to
+--value (default 64) and the unit is run again (up to four rounds); it reports the status, the
+time of the last round, the simulated accesses and how many parameters were bound."""
+import argparse, glob, json, os, re, subprocess, sys, tempfile, time
+
+MISSING = re.compile(r"bind (?:it|them) with((?: -D [A-Za-z_][A-Za-z_0-9]*=VALUE)+)")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,10 +37,10 @@ def units(corpus, manifest, only):
                     yield tag + "/" + os.path.relpath(f, root), root, [f], flags.split()
 
 
-def measure(binary, root, files, flags, timeout):
+def measure(binary, root, files, flags, timeout, command="analyze"):
     out = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
     timing = tempfile.NamedTemporaryFile(suffix=".time", delete=False).name
-    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", timing, "timeout", "-s", "KILL", str(timeout), binary, "analyze",
+    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", timing, "timeout", "-s", "KILL", str(timeout), binary, command,
            *[os.path.relpath(f, root) for f in files], *flags, "--format", "json", "-o", out]
     started = time.time()
     proc = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
@@ -58,15 +64,32 @@ def measure(binary, root, files, flags, timeout):
               "json_bytes": os.path.getsize(out) if os.path.exists(out) else 0}
     if status in ("ok", "error") and result["json_bytes"]:
         try:
-            result.update(summarise(json.load(open(out))))
+            report = json.load(open(out))
+            result.update(summarise(report) if command == "analyze" else
+                          {"simulated": report["accesses"], "approximate": bool(report.get("approximate"))})
         except (ValueError, KeyError) as e:
             result["status"], result["note"] = "bad-json", str(e)
     if status not in ("ok",):
         lines = [l for l in stderr.splitlines() if ": error:" in l or "Sanitizer" in l or "usage" in l.lower()]
         result["first_error"] = (lines[0] if lines else stderr.strip().splitlines()[-1] if stderr.strip() else "")[:200]
+    missing = MISSING.search(stderr)
+    result["missing"] = [item.split("=")[0] for item in missing.group(1).split(" -D ")[1:]] if missing else []
     os.unlink(out)
     os.unlink(timing)
     return result
+
+
+def simulate(binary, root, files, flags, timeout, value):
+    """simulate, binding what each round says is missing (at most four rounds)."""
+    bound = []
+    for _ in range(4):
+        r = measure(binary, root, files, flags + [f"-D{name}={value}" for name in bound], timeout, "simulate")
+        missing = [name for name in r.pop("missing") if name not in bound]
+        if r["status"] != "error" or not missing:
+            break
+        bound += missing
+    r["bound"] = len(bound)
+    return r
 
 
 def summarise(report):
@@ -100,6 +123,8 @@ def main():
     p.add_argument("--manifest", default=os.path.join(HERE, "units.tsv"))
     p.add_argument("--timeout", type=int, default=120)
     p.add_argument("--json", help="write every unit's figures here")
+    p.add_argument("--simulate", action="store_true", help="run simulate, binding the parameters it names, instead of analyze")
+    p.add_argument("--value", type=int, default=64, help="with --simulate: the value of every parameter bound")
     p.add_argument("only", nargs="*", help="unit name prefixes to run (default: all)")
     args = p.parse_args()
     binary = os.path.abspath(args.binary)
@@ -111,15 +136,20 @@ def main():
     for i, (name, root, files, flags) in enumerate(todo, 1):
         if tty:
             print(f"\r[{i}/{len(todo)}] {name[:60]:<60}", end="", file=sys.stderr, flush=True)
-        r = measure(binary, root, files, flags, args.timeout)
+        if args.simulate:
+            r = simulate(binary, root, files, flags, args.timeout, args.value)
+        else:
+            r = measure(binary, root, files, flags, args.timeout)
+            r.pop("missing")
         r["unit"], r["files"] = name, len(files)
         results.append(r)
     if tty:
         print(file=sys.stderr)
-    report(results)
+    (report_simulations if args.simulate else report)(results)
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"format": "cats-static-realcode", "version": 1, "units": results}, f, indent=1)
+            json.dump({"format": "cats-static-realcode", "version": 1, "command": "simulate" if args.simulate else "analyze",
+                       "units": results}, f, indent=1)
     sys.exit(1 if any(r["status"] in ("crash", "timeout", "bad-json") for r in results) else 0)
 
 
@@ -152,6 +182,22 @@ def report(results):
         print("top reasons for approximate accesses (source accesses, summed over units):")
         for text, n in sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:12]:
             print(f"  {n:>7}  {text}")
+
+
+def report_simulations(results):
+    print(f"{'unit':<52} {'status':<8} {'s':>7} {'MB':>7} {'accesses':>12} {'bound':>5} {'warn':>5}")
+    for r in results:
+        print(f"{r['unit'][:52]:<52} {r['status']:<8} {r['seconds']:>7.2f} {r['rss_mb']:>7.0f} {r.get('simulated', 0):>12} "
+              f"{r['bound']:>5} {r['warnings']:>5}")
+    for r in results:
+        if r.get("first_error"):
+            print(f"  {r['unit']}: {r['status']}: {r['first_error']}")
+    count = lambda s: sum(1 for r in results if r["status"] == s)
+    print()
+    print(f"units {len(results)}: simulated {count('ok')}, analysis error {count('error')}, usage error {count('usage')}, "
+          f"crash {count('crash')}, timeout {count('timeout')}, bad json {count('bad-json')}")
+    print(f"time {sum(r['seconds'] for r in results):.1f} s in all (last rounds), slowest {max(r['seconds'] for r in results):.2f} s; "
+          f"peak memory {max(r['rss_mb'] for r in results):.0f} MB")
 
 
 if __name__ == "__main__":
