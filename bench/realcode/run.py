@@ -159,18 +159,10 @@ def report(results):
         share = lambda k: f"{100 * r[k]:.0f}%" if r.get(k) is not None else "-"
         print(f"{r['unit'][:52]:<52} {r['status']:<8} {r['seconds']:>7.2f} {r['rss_mb']:>7.0f} "
               f"{r.get('source_accesses', 0):>8} {share('exact_share'):>6} {share('indirect_share'):>6} {r['warnings']:>5}")
-    for r in results:
-        if r.get("first_error"):
-            print(f"  {r['unit']}: {r['status']}: {r['first_error']}")
-    count = lambda s: sum(1 for r in results if r["status"] == s)
+    errors_and_totals(results, "ok", "")
     total_src = sum(r.get("source_accesses", 0) for r in results)
     exact = sum(r.get("source_accesses", 0) * (r.get("exact_share") or 0) for r in results)
     indirect = sum(r.get("source_accesses", 0) * (r.get("indirect_share") or 0) for r in results)
-    print()
-    print(f"units {len(results)}: ok {count('ok')}, analysis error {count('error')}, usage error {count('usage')}, "
-          f"crash {count('crash')}, timeout {count('timeout')}, bad json {count('bad-json')}")
-    print(f"time {sum(r['seconds'] for r in results):.1f} s in all, slowest {max(r['seconds'] for r in results):.2f} s; "
-          f"peak memory {max(r['rss_mb'] for r in results):.0f} MB")
     if total_src:
         print(f"source accesses {total_src}: exact {100 * exact / total_src:.1f}%, indirect {100 * indirect / total_src:.1f}%; "
               f"approximate units {sum(1 for r in results if r.get('approximate'))}")
@@ -189,14 +181,19 @@ def report_simulations(results):
     for r in results:
         print(f"{r['unit'][:52]:<52} {r['status']:<8} {r['seconds']:>7.2f} {r['rss_mb']:>7.0f} {r.get('simulated', 0):>12} "
               f"{r['bound']:>5} {r['warnings']:>5}")
+    errors_and_totals(results, "simulated", " (last rounds)")
+
+
+def errors_and_totals(results, ok_word, time_note):
+    """Each failed unit's first error, then the counts by status, time and memory."""
     for r in results:
         if r.get("first_error"):
             print(f"  {r['unit']}: {r['status']}: {r['first_error']}")
     count = lambda s: sum(1 for r in results if r["status"] == s)
     print()
-    print(f"units {len(results)}: simulated {count('ok')}, analysis error {count('error')}, usage error {count('usage')}, "
+    print(f"units {len(results)}: {ok_word} {count('ok')}, analysis error {count('error')}, usage error {count('usage')}, "
           f"crash {count('crash')}, timeout {count('timeout')}, bad json {count('bad-json')}")
-    print(f"time {sum(r['seconds'] for r in results):.1f} s in all (last rounds), slowest {max(r['seconds'] for r in results):.2f} s; "
+    print(f"time {sum(r['seconds'] for r in results):.1f} s in all{time_note}, slowest {max(r['seconds'] for r in results):.2f} s; "
           f"peak memory {max(r['rss_mb'] for r in results):.0f} MB")
 
 
