@@ -180,7 +180,7 @@ class Compiler {
     if (error.symbol.empty()) throw BindingError(error.message + " in " + use);
     const bool known = std::any_of(missing_.begin(), missing_.end(), [&](const auto& m) { return m.first == error.symbol; });
     if (!known) missing_.emplace_back(error.symbol, use);
-    return std::get<Formula>(formulas_.compile(sym::Expr(1), scope_));
+    return Formula::constant(1);
   }
 
   /* The BindingError message for missing_: each parameter with its first use, then the -D items. */

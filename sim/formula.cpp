@@ -1,6 +1,8 @@
 // Compilation and evaluation of integer formulas.
 #include "sim/formula.hpp"
 
+#include "indexed_offset.hpp"
+
 #include <algorithm>
 #include <variant>
 
@@ -81,20 +83,6 @@ std::int64_t Formula::evaluate(const std::int64_t* slots) const {
   return top > 0 ? stack[top - 1] : 0;
 }
 
-namespace {
-
-bool holdsLoad(const sym::Expr& e) {
-  if (sym::isLoad(e)) return true;
-  for (std::size_t i = 0; i < e.nops(); ++i)
-    if (holdsLoad(e.op(i))) return true;
-  return false;
-}
-
-}  // namespace
-
-/* Whether "e" holds a loaded value or an unknown symbol. */
-bool FormulaCompiler::dependsOnData(const sym::Expr& e) const { return holdsLoad(e) || sym::containsUnknown(e, ctx_); }
-
 bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formula& f, FormulaError& error) const {
   using Op = Formula::Op;
   if (GiNaC::is_a<GiNaC::numeric>(e)) {
@@ -119,8 +107,7 @@ bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formul
     }
     auto kind = ctx_.kindOf(GiNaC::ex_to<GiNaC::symbol>(e));
     if (kind == sym::SymbolKind::Unknown) {
-      f.dependsOnData_ = true;
-      f.code_.push_back({Op::Const, 0});
+      f.markDependsOnData();
       return true;
     }
     error.symbol = name;
@@ -128,8 +115,7 @@ bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formul
     return false;
   }
   if (sym::isLoad(e)) {
-    f.dependsOnData_ = true;
-    f.code_.push_back({Op::Const, 0});
+    f.markDependsOnData();
     return true;
   }
   auto binary = [&](Op op) {
@@ -145,9 +131,8 @@ bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formul
   if (GiNaC::is_a<GiNaC::mul>(e)) return binary(Op::Mul);
   if (GiNaC::is_a<GiNaC::power>(e)) {
     auto exponent = sym::toInteger(e.op(1));
-    if ((!exponent || *exponent < 0) && dependsOnData(e)) {  // a quotient of values the analysis lost: data, as the rest of them
-      f.dependsOnData_ = true;
-      f.code_.push_back({Op::Const, 0});
+    if ((!exponent || *exponent < 0) && needsData(e, ctx_)) {  // a quotient of values the analysis lost: data too
+      f.markDependsOnData();
       return true;
     }
     if (!exponent || *exponent < 0) {

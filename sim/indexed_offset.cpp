@@ -6,9 +6,9 @@
 
 namespace cats::sim {
 
-namespace {
+bool needsData(const sym::Expr& e, const sym::Context& ctx) { return !sym::containersIn(e).empty() || sym::containsUnknown(e, ctx); }
 
-bool needsData(const sym::Expr& term, const sym::Context& ctx) { return !sym::containersIn(term).empty() || sym::containsUnknown(term, ctx); }
+namespace {
 
 /* The integer factor of a product term (1 when it has none). */
 std::int64_t integerFactor(const sym::Expr& term) {

@@ -15,6 +15,9 @@ struct IndexedOffset {
   bool unknown = false;     // the index holds an unknown symbol (a value the analysis lost)
 };
 
+/// Whether "e" holds a value loaded from memory or an unknown symbol (a value the analysis lost).
+bool needsData(const sym::Expr& e, const sym::Context& ctx);
+
 /// "offset" (bytes, depends on data) as stride * index + rest; the stride is the common
 /// integer coefficient of the data terms, at least "accessBytes" (else the access size).
 IndexedOffset splitIndexed(const sym::Expr& offset, const sym::Context& ctx, std::int64_t accessBytes);

@@ -40,12 +40,22 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   firstStats_ = &stats_[0];
 }
 
+namespace {
+
+/* The way of "row" holding "key", or "ways" if none. */
+std::uint32_t findWay(const std::uint64_t* row, std::uint32_t ways, std::uint64_t key) {
+  std::uint32_t w = 0;
+  while (w < ways && (row[w] & ~std::uint64_t{1}) != key) ++w;
+  return w;
+}
+
+}  // namespace
+
 bool MruHierarchy::firstLevelHolds(std::uint64_t address, bool dirty) const {
   const std::uint64_t line = address >> lineBits_;
   const std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * firstWays_;
-  for (std::uint32_t w = 0; w < firstWays_; ++w)
-    if ((row[w] & ~std::uint64_t{1}) == (line + 1) << 1) return !dirty || (row[w] & 1) != 0;
-  return false;
+  const std::uint32_t w = findWay(row, firstWays_, (line + 1) << 1);
+  return w < firstWays_ && (!dirty || (row[w] & 1) != 0);
 }
 
 std::vector<ResidentLine> MruHierarchy::contents(std::size_t k) const {
@@ -72,12 +82,10 @@ void MruHierarchy::writeback(std::size_t k, std::uint64_t line) {
   ++s.writes;
   Level& level = levels_[k];
   std::uint64_t* row = &level.slots[(line & level.setMask) * level.ways];
-  const std::uint64_t key = (line + 1) << 1;
-  for (std::uint32_t w = 0; w < level.ways; ++w)
-    if ((row[w] & ~std::uint64_t{1}) == key) {
-      row[w] |= 1;  // present: now dirty, recency unchanged
-      return;
-    }
+  if (const std::uint32_t w = findWay(row, level.ways, (line + 1) << 1); w < level.ways) {
+    row[w] |= 1;  // present: now dirty, recency unchanged
+    return;
+  }
   ++s.writeMisses;  // absent: never allocated, it passes on down
   s.bytesToBelow += lineBytes_;
   writeback(k + 1, line);
@@ -101,13 +109,6 @@ bool scanShift(std::uint64_t* row, std::uint32_t ways, std::uint64_t key, std::u
     carry = here;
   }
   return false;
-}
-
-/* The way of "row" holding "key", or "ways" if none. */
-std::uint32_t findWay(const std::uint64_t* row, std::uint32_t ways, std::uint64_t key) {
-  std::uint32_t w = 0;
-  while (w < ways && (row[w] & ~std::uint64_t{1}) != key) ++w;
-  return w;
 }
 
 /* Take way "w" out of "row", closing the gap: the ways after it move up, the last is empty. */

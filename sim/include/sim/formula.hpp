@@ -46,6 +46,11 @@ class Formula {
 
  private:
   friend class FormulaCompiler;
+  /* Holds a value that needs data; 0 stands in for it in the code. */
+  void markDependsOnData() {
+    dependsOnData_ = true;
+    code_.push_back({Op::Const, 0});
+  }
   enum class Op : std::uint8_t { Const, Slot, Add, Mul, Neg, IDiv, IMod, Min, Max, Pow };
   struct Instruction {
     Op op;
@@ -81,7 +86,6 @@ class FormulaCompiler {
  private:
   const sym::Context& ctx_;
   bool emit(const sym::Expr& e, const FormulaScope& scope, Formula& f, FormulaError& error) const;
-  bool dependsOnData(const sym::Expr& e) const;
 };
 
 }  // namespace cats::sim
