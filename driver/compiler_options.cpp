@@ -2,6 +2,8 @@
 
 #include "compile_command.hpp"
 
+#include <algorithm>
+
 namespace cats::driver {
 
 void addCompilerOptions(CLI::App& cmd, CompilerArgs& args) {
@@ -14,6 +16,27 @@ void addCompilerOptions(CLI::App& cmd, CompilerArgs& args) {
   cmd.add_option("--compile-cmd", args.compileCmd,
                  "Compile the sources with this command (e.g. 'gcc -O2 -march=native') and take the loops it vectorises and the "
                  "calls it inlines from its own reports; nothing is run");
+  cmd.add_option("--binding", args.binding,
+                 "How the program binds C library functions: lazy (the default link: ld.so looks each one up at its first call, "
+                 "evicting data) or now (linked with -z now or statically); default lazy, or what --compile-cmd links")
+      ->check(CLI::IsMember({"lazy", "now"}));
+}
+
+sim::BindingOptions bindingFrom(const CompilerArgs& args, sim::CompilerKind compiler) {
+  sim::BindingOptions binding;
+  std::vector<std::string> words;
+  if (args.compileCmd) {
+    auto split = splitCommand(*args.compileCmd);
+    if (auto* w = std::get_if<std::vector<std::string>>(&split)) words = std::move(*w);
+  }
+  const auto has = [&](const char* word) { return std::find(words.begin(), words.end(), word) != words.end(); };
+  bool now = has("-static") || has("-Wl,-z,now") || has("-Wl,-znow") || has("-znow");
+  for (std::size_t i = 0; i + 1 < words.size(); ++i) now = now || (words[i] == "-z" && words[i + 1] == "now");
+  binding.lazy = args.binding ? *args.binding == "lazy" : !now;
+  // Debian's GCC links with --as-needed (libm only when used; the model assumes not), Clang
+  // without it (libm whenever -lm is given; the model assumes it is).
+  binding.libm = compiler == sim::CompilerKind::Clang && (!args.compileCmd || has("-lm"));
+  return binding;
 }
 
 std::variant<sim::CompilerTarget, std::string> compilerTargetFrom(const CompilerArgs& args) {

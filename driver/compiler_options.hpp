@@ -2,6 +2,7 @@
 #pragma once
 
 #include "sim/compiler.hpp"
+#include "sim/lazy_binding.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -17,11 +18,15 @@ struct CompilerArgs {
   std::string cflags;                // "-O3 -march=native -fno-inline"
   std::optional<std::string> model;  // --model O0|O2: gcc -O0 / gcc -O2
   std::optional<std::string> compileCmd;  // --compile-cmd 'gcc -O2 -march=native': the target, and the compiler's reports
+  std::optional<std::string> binding;     // --binding lazy|now
 };
 
 void addCompilerOptions(CLI::App& cmd, CompilerArgs& args);
 /// The target, or a usage message (--model together with -O or --cflags, either with
 /// --compile-cmd, a bad value).
 std::variant<sim::CompilerTarget, std::string> compilerTargetFrom(const CompilerArgs& args);
+/// How the program binds library functions: --binding, else `now` when --compile-cmd links with
+/// `-z now` or statically, else lazily (the default link); libm mapped as "compiler" links it.
+sim::BindingOptions bindingFrom(const CompilerArgs& args, sim::CompilerKind compiler);
 
 }  // namespace cats::driver

@@ -215,6 +215,7 @@ SweepOutcome sweepScale(const ScaleArgs& args) {
   setup.options.model = setup.target.optLevel == 0 ? sim::RegisterModel::O0 : sim::RegisterModel::O2;
   setup.stream.model = setup.options.model;
   setup.stream.seed = args.cache.seed;
+  setup.stream.binding = bindingFrom(args.compiler, setup.target.compiler);
   setup.simulate = args.simulate;
   sim::ScaleSeries& series = sweeper.series;
   series.parameter = plan.name;

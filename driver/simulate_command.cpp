@@ -268,6 +268,7 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   stream.seed = args.cache.seed;
   stream.branches = options.branches;
   stream.model = options.model;
+  stream.binding = bindingFrom(args.compiler, std::get<sim::CompilerTarget>(target).compiler);
   sim::Progress progress;
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
   run.results = sim::simulateAll(program, contexts.events.size(), configs, stream, progress);

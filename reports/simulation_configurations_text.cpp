@@ -53,6 +53,7 @@ std::string totalsText(const ConfigurationsReportInput& in) {
       number.clear();
     }
     out += fmt::format("  {:<6} memory: {} B read, {} B written\n", "", r.memory.readBytes, r.memory.writeBytes);
+    out += loaderLine(r, fmt::format("{:<6} ", ""));
   }
   return out;
 }

@@ -110,6 +110,14 @@ void addObservations(ordered_json& out, const SimulationObservations& observatio
   if (!observations.traffic.empty()) out["traffic"] = trafficJson(observations.traffic);
 }
 
+/* ld.so's lazy binding: the functions bound and the loader's own counts. */
+ordered_json loaderJson(const sim::SimulationResult& r) {
+  ordered_json out;
+  out["functions"] = r.boundFunctions;
+  for (std::size_t k = 0; k < r.levels.size() && k < r.loader.size(); ++k) out[r.levels[k]] = countsJson(r.loader[k]);
+  return out;
+}
+
 ordered_json memoryJson(const sim::SimulationResult& r) { return {{"read_bytes", r.memory.readBytes}, {"write_bytes", r.memory.writeBytes}}; }
 
 /* The by_* members of one configuration's report, in their order. */
@@ -139,6 +147,7 @@ ordered_json reportJson(const SimulationReportInput& in) {
   root["approximate"] = r.approximate;
   root["totals"] = totalsJson(r);
   root["memory"] = memoryJson(r);
+  if (!r.boundFunctions.empty()) root["loader"] = loaderJson(r);
   addGroups(root, in);
   addObservations(root, observations);
   root["notes"] = r.notes;
@@ -169,6 +178,7 @@ std::string simulationJson(const ConfigurationsReportInput& in) {
     entry["hierarchy"] = hierarchyJson(in.configs[c]);
     entry["totals"] = totalsJson(in.results[c]);
     entry["memory"] = memoryJson(in.results[c]);
+    if (!in.results[c].boundFunctions.empty()) entry["loader"] = loaderJson(in.results[c]);
     addGroups(entry, {in.trace, in.results[c], in.configs[c], in.model, in.plan, false});
     root["configurations"].push_back(std::move(entry));
   }

@@ -61,6 +61,7 @@ ReuseMatrix matrixOf(const std::string& level, const std::vector<cache::ReuseCou
   std::map<std::pair<std::size_t, std::size_t>, std::uint64_t> byContext;  // (filler or kUnknown, hitter) -> hits
   std::vector<std::uint64_t> activity(contexts.names.size(), 0);
   for (const cache::ReuseCount& c : counts) {
+    if (c.hitter >= contexts.ofEvent.size()) continue;  // the dynamic loader's own hits (lazy binding): not the program's
     const bool known = c.filler != cache::ReuseCount::kUnknownFiller && c.filler < contexts.ofEvent.size();
     const std::size_t filler = known ? contexts.ofEvent[c.filler] : kUnknown;
     const std::size_t hitter = contexts.ofEvent.at(c.hitter);

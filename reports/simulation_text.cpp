@@ -55,6 +55,7 @@ std::string simulationText(const SimulationReportInput& in, GroupBy by) {
                        r.levelStats[k].writebacks);
   }
   out += fmt::format("  memory: {} B read, {} B written\n", r.memory.readBytes, r.memory.writeBytes);
+  out += loaderLine(r);
 
   out += groupTable(in, by);
   if (by == GroupBy::Function && functionsMove(in.plan)) out += groupTable(in, GroupBy::CompiledFunction);

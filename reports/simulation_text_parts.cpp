@@ -39,4 +39,14 @@ std::string modelLabel(const sim::CompilationPlan* plan, sim::RegisterModel mode
   return plan ? plan->target.label() : model == sim::RegisterModel::O0 ? "O0" : "O2";
 }
 
+std::string loaderLine(const sim::SimulationResult& r, const std::string& indent) {
+  if (r.boundFunctions.empty() || r.loader.empty()) return "";
+  std::string functions, misses;
+  for (const std::string& f : r.boundFunctions) functions += (functions.empty() ? "" : ", ") + f;
+  for (std::size_t k = 0; k < r.levels.size() && k < r.loader.size(); ++k)
+    misses += fmt::format("{}{} {}", k == 0 ? "" : " / ", r.levels[k], r.loader[k].misses());
+  return fmt::format("  {}loader: {} bound lazily by ld.so: {} accesses, misses {} (not in the totals)\n", indent, functions,
+                     r.loader.front().accesses(), misses);
+}
+
 }  // namespace cats::report

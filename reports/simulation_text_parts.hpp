@@ -15,6 +15,10 @@ bool functionsMove(const sim::CompilationPlan* plan);
 /// The compiler modelled, as the reports head it: the plan's target ("gcc -O2"), else the register model.
 std::string modelLabel(const sim::CompilationPlan* plan, sim::RegisterModel model);
 
+/// "  <indent>loader: ..." naming the functions ld.so bound lazily and its own accesses and
+/// misses, which are not in the totals; empty when nothing was bound.
+std::string loaderLine(const sim::SimulationResult& r, const std::string& indent = "");
+
 /// Whether a table of "count" groups cut at "rows" (0: no cut) shows group "index".
 inline bool rowShown(std::size_t index, std::size_t rows) { return rows == 0 || index < rows; }
 

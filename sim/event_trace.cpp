@@ -137,6 +137,7 @@ ConcreteTrace concreteEvents(const trace::Trace& contexts, const Program& progra
   options.fastPaths = false;
   options.runLineBytes = 0;
   options.repeatPoints = false;
+  options.binding.lazy = false;  // the program's events only: ld.so's lookups are not the program's
   AddressStream stream(program, options);
   Record record;
   bool more = false;

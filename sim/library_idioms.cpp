@@ -123,7 +123,7 @@ class Rewriter {
     call.increasing = true;
     call.tripsFromData = call.segment = false;
     call.vectorFactor = 1;
-    call.libraryCall = true;
+    call.library = d.replacedBy;
     call.body.clear();
     call.pre.clear();
     call.header.clear();

@@ -176,7 +176,7 @@ class Applier {
     for (Op& op : block) {
       if (auto* l = std::get_if<LoopOp>(&op.value)) {
         vectorize(l->body);
-        const LoopDecision* d = plan_.plan && !l->libraryCall ? plan_.plan->loop(l->scope) : nullptr;
+        const LoopDecision* d = plan_.plan && l->library.empty() ? plan_.plan->loop(l->scope) : nullptr;
         if (d && (d->vectorFactor > 1 || d->slp) && (!d->inOrderReduction || d->vectorLoads)) {
           for (LoopOp& piece : vectorizeLoop(std::move(*l), *d)) out.push_back(Op{std::move(piece)});
           continue;

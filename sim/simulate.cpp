@@ -148,6 +148,27 @@ void collectCounts(SimulationResult& result, const cache::HierarchyConfig& confi
       result.byEvent[e][k] = counts[e * stride + offset + k];
       result.totals[k] += counts[e * stride + offset + k];
     }
+  result.loader.assign(levels, LevelCounts{});
+  for (std::size_t k = 0; k < levels; ++k) result.loader[k] = counts[eventCount * stride + offset + k];
+}
+
+/* "options" with the loader's records tagged right after the trace's events (counted apart). */
+StreamOptions withLoaderTag(const StreamOptions& options, std::size_t eventCount) {
+  StreamOptions tagged = options;
+  tagged.binding.tag = static_cast<std::uint32_t>(eventCount);
+  return tagged;
+}
+
+/* What the stream bound lazily, and a note for functions whose lookup is not measured. */
+void collectBinding(SimulationResult& result, const AddressStream& stream) {
+  const LazyBinding* binding = stream.binding();
+  if (!binding) return;
+  result.boundFunctions = binding->bound();
+  if (!binding->unmeasured().empty()) {
+    std::string names;
+    for (const std::string& f : binding->unmeasured()) names += (names.empty() ? "" : ", ") + f;
+    result.notes.push_back("lazy binding of " + names + " is not modelled (no measured lookup): its evictions are missing");
+  }
 }
 
 }  // namespace
@@ -156,8 +177,8 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
                           const StreamOptions& options, const Progress& progress) {
   const std::size_t levels = config.levels.size();
   SimulationResult result;
-  std::vector<LevelCounts> counts(eventCount * levels);
-  StreamOptions streamOptions = options;
+  std::vector<LevelCounts> counts((eventCount + 1) * levels);  // the loader's accesses after the events'
+  StreamOptions streamOptions = withLoaderTag(options, eventCount);
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(config);
   const auto simulateWith = [&](auto& hierarchy, auto& outcome, auto attribution) {
     streamOptions.repeatPoints = options.fastPaths && hierarchy.capturesState();
@@ -167,6 +188,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();
     result.approximate = program.approximate || stream.usedPolicy();
+    collectBinding(result, stream);
   };
   // What the observing options asked for, per level (none when they are off).
   const auto takeObservations = [&](const cache::Hierarchy& hierarchy) {
@@ -191,7 +213,8 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     takeObservations(hierarchy);
   }
   collectCounts(result, config, counts, eventCount, levels, 0);
-  result.notes = program.notes;
+  result.accesses -= result.loader.empty() ? 0 : result.loader.front().accesses();  // the program's accesses, as "totals"
+  result.notes.insert(result.notes.begin(), program.notes.begin(), program.notes.end());
   return result;
 }
 
@@ -203,8 +226,8 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
       throw std::invalid_argument("per-set misses and line fillers are counted for one cache configuration at a time");
   EngineSet engines(configs);
   const std::size_t stride = engines.levels();
-  std::vector<LevelCounts> counts(eventCount * stride);
-  StreamOptions streamOptions = options;
+  std::vector<LevelCounts> counts((eventCount + 1) * stride);  // the loader's accesses after the events'
+  StreamOptions streamOptions = withLoaderTag(options, eventCount);
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(configs);
   AddressStream stream(program, streamOptions);  // no repeat points: the stack families' counters are completed at the end, not warpable
   std::uint64_t warped = 0;
@@ -220,11 +243,12 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
   for (std::size_t c = 0; c < configs.size(); ++c) {
     SimulationResult& result = results[c];
     collectCounts(result, configs[c], counts, eventCount, stride, engines.firstLevels()[c]);
-    result.accesses = accesses;
+    result.accesses = accesses - (result.loader.empty() ? 0 : result.loader.front().accesses());
     result.levelStats = engines.stats(c);
     result.memory = cache::trafficBelow(result.levelStats.back());
     result.approximate = program.approximate || stream.usedPolicy();
     result.notes = program.notes;
+    collectBinding(result, stream);
   }
   return results;
 }

@@ -83,6 +83,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       draws_(program.draws.size()),
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
+  if (options.binding.lazy) binding_.emplace(options.layout, options.binding.libm);
   layoutStatics();
   for (std::uint32_t c = 0; c < program.containers.size(); ++c) {
     const ContainerPlan& plan = program.containers[c];
@@ -199,6 +200,7 @@ void AddressStream::allocate(const AllocOp& a) {
       address = frameAddress_[a.container] ? *frameAddress_[a.container] : stack_.push(static_cast<std::uint64_t>(bytes), a.alignment);
       break;
     default:
+      callLibrary(std::string(ir::toString(a.function)));
       address = heap_.allocate(static_cast<std::uint64_t>(bytes), static_cast<std::uint64_t>(a.alignment));
       if (a.function == ir::AllocFunction::Calloc && !heap_.isMapped(address) && !plan.fixedAddress)
         zeroing_ = Zeroing{address, address + static_cast<std::uint64_t>(bytes), a.tag};
@@ -214,11 +216,28 @@ void AddressStream::release(const FreeOp& f) {
   if (!placed_[f.container]) return;
   if (options_.observer) options_.observer->freed(f);
   const ContainerPlan& plan = program_.containers[f.container];
-  if (plan.kind == ir::ContainerKind::Heap || plan.kind == ir::ContainerKind::Pointee) heap_.release(base_[f.container]);
+  if (plan.kind == ir::ContainerKind::Heap || plan.kind == ir::ContainerKind::Pointee) {
+    callLibrary("free");
+    heap_.release(base_[f.container]);
+  }
+}
+
+/* A call of the C library function "function": with lazy binding, its first call runs ld.so's
+   lookup first, with the stack pointer below the current frames. */
+void AddressStream::callLibrary(const std::string& function) {
+  if (!binding_) return;
+  std::vector<LoaderAccess> lookup = binding_->call(function, stack_.mark() - options_.layout.callFrameBytes);
+  if (lookup.empty()) return;
+  if (loaderNext_ == loader_.size()) {
+    loader_.clear();
+    loaderNext_ = 0;
+  }
+  loader_.insert(loader_.end(), lookup.begin(), lookup.end());
 }
 
 void AddressStream::enterLoop(const LoopOp& loop) {
   if (options_.observer) options_.observer->entered(loop.scope);
+  if (!loop.library.empty()) callLibrary(loop.library);
   loopEntry_[static_cast<std::size_t>(loop.slot)] = ++iterations_;
   Frame f;
   f.loop = &loop;
@@ -768,7 +787,12 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     pendingNext_ = 0;
   }
   if (n > 0) return n;
-  while (n < capacity && (!frames_.empty() || zeroing_.next < zeroing_.end)) {
+  while (n < capacity && (!frames_.empty() || zeroing_.next < zeroing_.end || loaderNext_ < loader_.size())) {
+    if (loaderNext_ < loader_.size()) {  // before calloc's zeroing: the lookup runs before the function
+      const LoaderAccess& a = loader_[loaderNext_++];
+      out[n++] = Record{a.address, 8, options_.binding.tag, a.write};
+      continue;
+    }
     if (zeroing_.next < zeroing_.end) {
       std::uint64_t bytes = std::min<std::uint64_t>(32, zeroing_.end - zeroing_.next);
       out[n++] = Record{zeroing_.next, static_cast<std::uint32_t>(bytes), zeroing_.tag, true};

@@ -9,8 +9,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <map>
+#include <regex>
 #include <set>
+#include <sstream>
 #include <nlohmann/json.hpp>
 
 using namespace cats;
@@ -252,4 +255,55 @@ TEST_CASE("a store split out of its loop nest runs as one memset before or after
     CHECK(records.front().first == (compiler == "clang" ? "memset" : "main"));
     CHECK(records.back().first == (compiler == "clang" ? "main" : "memset"));
   }
+}
+
+namespace {
+
+/* The library function each function of "source" calls in "compiler -O2 -S" output ("" for
+   none), by function; empty when the compiler is not installed. */
+std::map<std::string, std::string> callsInAssembly(const std::string& compiler, const std::string& source) {
+  std::map<std::string, std::string> out;
+  if (std::system(("command -v " + compiler + " >/dev/null 2>&1").c_str()) != 0) return out;
+  std::string dir = test::tempDir();
+  if (std::system((compiler + " -O2 -S -o '" + dir + "/out.s' '" + source + "'").c_str()) != 0) return out;
+  std::istringstream assembly(test::readFile(dir + "/out.s"));
+  std::string line, function;
+  static const std::regex label(R"(^([A-Za-z_][A-Za-z0-9_]*):)"), call(R"(^\s+(call|jmp)q?\s+(memset|memcpy)(@PLT)?\s*$)");
+  std::smatch m;
+  while (std::getline(assembly, line)) {
+    if (std::regex_search(line, m, label)) {
+      function = m[1];
+      out.emplace(function, "");
+    } else if (!function.empty() && std::regex_search(line, m, call)) {
+      out[function] = m[2];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("constant-size clears and copies stay inline below each compiler's limit, as their assembly says", "[compiler][idioms]") {
+  const std::string source = test::sourcePath("tests/inputs/compiler/constant_idioms.c");
+  trace::Trace contexts = test::analyze({"tests/inputs/compiler/constant_idioms.c"});
+  const std::map<std::string, std::string> gcc{{"copy16", ""}, {"copy17", ""}, {"clear32", ""}, {"clear33", ""},
+                                               {"copy1024", ""}, {"copy1025", "memcpy"}, {"clear1025", "memset"}};
+  const std::map<std::string, std::string> clang{{"copy16", ""}, {"copy17", "memcpy"}, {"clear32", ""}, {"clear33", "memset"},
+                                                 {"copy1024", "memcpy"}, {"copy1025", "memcpy"}, {"clear1025", "memset"}};
+  CHECK(replaced(contexts, planFor(contexts, "gcc", "-O2")) == gcc);
+  CHECK(replaced(contexts, planFor(contexts, "clang", "-O2")) == clang);
+  // The same answers from the compilers themselves, where they are installed.
+  const auto fromGcc = callsInAssembly("gcc", source);
+  if (!fromGcc.empty()) {
+    for (const auto& [function, library] : gcc) CHECK(fromGcc.at(function) == library);
+  }
+  const auto fromClang = callsInAssembly(std::system("command -v clang >/dev/null 2>&1") == 0 ? "clang" : "clang-14", source);
+  if (!fromClang.empty()) {
+    for (const auto& [function, library] : clang) CHECK(fromClang.at(function) == library);
+  }
+  // With AVX2, Clang's inline limits double (16 and 8 stores of 32 bytes).
+  const auto avx2 = replaced(contexts, planFor(contexts, "clang", "-O2 -march=x86-64-v3"));
+  CHECK(avx2.at("copy17") == "");
+  CHECK(avx2.at("clear33") == "");
+  CHECK(avx2.at("copy1024") == "memcpy");
 }

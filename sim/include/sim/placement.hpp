@@ -18,6 +18,14 @@ struct LayoutConstants {
   std::uint64_t parameterBase = 0x10000000000;  // separate blocks for entry pointer parameters
   std::uint64_t mmapThreshold = 128 * 1024; // glibc's initial M_MMAP_THRESHOLD
   std::uint64_t mmapThresholdMax = 32ull * 1024 * 1024;
+  // Where the dynamic loader's tables sit (sim/lazy_binding.cpp): the program image, ld.so (with
+  // the link maps it allocates and Valgrind's preload above it), libm when linked, then libc.
+  std::uint64_t imageBase = 0x108000;
+  std::uint64_t loaderBase = 0x4000000;
+  std::uint64_t libmBase = 0x4847000;
+  std::uint64_t libcBase = 0x4927000;           // after libm
+  std::uint64_t libcBaseWithoutLibm = 0x4847000;
+  std::uint64_t callFrameBytes = 32;            // the stack pointer at a call sits this far below the modelled frames (saved registers)
 };
 
 /// The glibc malloc model: first fit on exact-size free lists, a top chunk, and mmap.

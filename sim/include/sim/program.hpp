@@ -49,7 +49,7 @@ struct LoopOp {
   Formula start, end, step;  // end is exclusive in the direction of the step
   bool increasing = true;
   int vectorFactor = 1;             // iterations one vector instruction does (docs/register-model.md)
-  bool libraryCall = false;         // a memset/memcpy the compiler made of a loop: its loop decisions no longer apply
+  std::string library;              // the memset/memcpy the compiler made of this loop (its loop decisions no longer apply), else empty
   bool tripsFromData = false;       // bounds hold loaded values: tripsWhenUnknown iterations
   std::int64_t tripsWhenUnknown = 1;
   // CSR-style segment loop: start = load(c, k*e), end = load(c, (k+1)*e): iteration range

@@ -32,6 +32,10 @@ struct SimulationResult {
   std::vector<cache::LevelStats> levelStats;     // the hierarchy's own counters (evictions, write-backs, traffic)
   cache::MemoryTraffic memory;
   std::vector<std::vector<LevelCounts>> byEvent;  // [trace event][level]
+  // ld.so binding library functions at their first calls (StreamOptions::binding), per level:
+  // the loader's own accesses, not the program's, so not in "totals" (their evictions are).
+  std::vector<LevelCounts> loader;
+  std::vector<std::string> boundFunctions;  // bound lazily, in the order of their first calls
   std::vector<std::vector<std::uint64_t>> setMisses;  // [level][set index]: with config.countSetMisses, else empty
   std::vector<std::vector<cache::ReuseCount>> reuse;  // [level]: with config.trackFillers (tags: trace event indices), else empty
   std::uint64_t accesses = 0;

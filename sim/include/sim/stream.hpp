@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sim/concretize.hpp"
+#include "sim/lazy_binding.hpp"
 #include "sim/placement.hpp"
 #include "sim/program.hpp"
 #include "sim/repeating_loops.hpp"
@@ -54,6 +55,7 @@ struct StreamOptions {
   bool repeatPoints = false;       // end a batch where an iteration of a loop that repeats its accesses starts (warping)
   std::uint32_t lineRunBytes = 0;  // with repeatPoints, the smallest line size: repeat points at line runs of outer iterations too (0: none)
   StreamObserver* observer = nullptr;  // told of allocations, frees and scopes (not owned)
+  BindingOptions binding;          // lazy: ld.so's accesses at each library function's first call, tagged binding.tag
 };
 
 /// Offered by the stream at the end of a batch: the last "count" records (one leaf iteration)
@@ -98,6 +100,8 @@ class AddressStream {
   const RepeatPoint& repeatPoint() const { return repeatPoint_; }
   /// Right after a repeat point: skip "count" (at most remaining) whole iterations of its loop.
   void skipIterations(std::int64_t count);
+  /// With lazy binding, the library functions the program called so far (docs/register-model.md, "Lazy binding").
+  const LazyBinding* binding() const { return binding_ ? &*binding_ : nullptr; }
 
  private:
   enum class Phase : std::uint8_t { Block, Pre, Header, Body, Final, Post };
@@ -191,6 +195,11 @@ class AddressStream {
     std::uint64_t next = 0, end = 0;
     std::uint32_t tag = 0;
   } zeroing_;  // calloc clearing a recycled heap block, 32-byte stores as glibc's memset does
+  std::optional<LazyBinding> binding_;
+  std::vector<LoaderAccess> loader_;  // ld.so binding the function being called, before the call's own records
+  std::size_t loaderNext_ = 0;
+
+  void callLibrary(const std::string& function);
 
   std::uint64_t random();
   void layoutStatics();
