@@ -51,7 +51,8 @@ std::string keyOf(const trace::Trace& t, const trace::Event& e, GroupBy by, cons
       const trace::Scope& s = t.scopes.at(*loop);
       return s.label() + " at " + s.loc.file + ":" + std::to_string(s.loc.line) + " in " + t.functionOf(e.scope);
     }
-    case GroupBy::Line: return e.loc.file + ":" + std::to_string(e.loc.line);
+    case GroupBy::Line:  // an allocation's accesses are calloc clearing the block: library code, no source line
+      return e.kind == trace::EventKind::Alloc ? "(calloc clearing)" : e.loc.file + ":" + std::to_string(e.loc.line);
     case GroupBy::Context: {
       std::string out;
       for (const auto& label : t.stackLabels(e.scope)) out += (out.empty() ? "" : " > ") + label;
@@ -79,7 +80,11 @@ std::vector<Group> groupEvents(const trace::Trace& t, const sim::SimulationResul
   std::map<std::string, Group> groups;
   const std::size_t levels = result.levels.size();
   for (std::size_t e = 0; e < t.events.size() && e < result.byEvent.size(); ++e) {
-    if (t.events[e].kind != trace::EventKind::Access) continue;
+    // An allocation's accesses are calloc clearing its block (the compiled function memset, as
+    // glibc does it): grouped with the block, so the groups add up to the totals.
+    const bool clearing = t.events[e].kind == trace::EventKind::Alloc &&
+                          std::any_of(result.byEvent[e].begin(), result.byEvent[e].end(), [](const auto& c) { return c.accesses() > 0; });
+    if (t.events[e].kind != trace::EventKind::Access && !clearing) continue;
     std::string key = keyOf(t, t.events[e], by, plan);
     Group& g = groups[key];
     if (g.levels.empty()) {

@@ -126,17 +126,19 @@ TEST_CASE("simulate --rows cuts the text table after the busiest rows and sums t
   REQUIRE(cut.exitCode == 0);
   auto all = test::runCli("simulate examples/matmul-heap -D N=64 --by line --rows 0");
   REQUIRE(all.exitCode == 0);
-  // Five lines have accesses: lines 22, 24 and 27 are cut, with 513 + 0 + 1 D1 misses and 512 LL misses.
+  // Five lines and calloc's clearing of C have accesses: line 22, the clearing and lines 24 and 27
+  // are cut, with 513 + 512 + 0 + 1 D1 misses and 512 + 512 LL misses.
   CHECK(cut.out.find("matmul.c:14 ") != std::string::npos);
   CHECK(cut.out.find("matmul.c:23 ") != std::string::npos);
   CHECK(cut.out.find("matmul.c:22 ") == std::string::npos);
-  CHECK(cut.out.find("  ... 3 more with 514 D1, 512 LL misses in all (--rows 0 lists every one)") != std::string::npos);
+  CHECK(cut.out.find("  ... 4 more with 1026 D1, 1024 LL misses in all (--rows 0 lists every one)") != std::string::npos);
+  CHECK(all.out.find("(calloc clearing) ") != std::string::npos);
   CHECK(all.out.find("matmul.c:27 ") != std::string::npos);
   CHECK(all.out.find("more with") == std::string::npos);
   // Several configurations: the table follows the first one, and so does the sum.
   auto two = test::runCli("simulate examples/matmul-heap -D N=64 --by line --rows 2 --D1=32768,8,64 --D1=16384,4,64");
   REQUIRE(two.exitCode == 0);
-  CHECK(two.out.find("  ... 3 more with 514 D1 misses of [1] in all (--rows 0 lists every one)") != std::string::npos);
+  CHECK(two.out.find("  ... 4 more with 1026 D1 misses of [1] in all (--rows 0 lists every one)") != std::string::npos);
 }
 
 TEST_CASE("simulate rejects bad configurations and unbound parameters", "[cli][simulate]") {
@@ -235,4 +237,27 @@ TEST_CASE("simulate expands calling contexts up to --max-context-events and mark
   REQUIRE_FALSE(part["notes"].empty());
   CHECK(part["notes"][0].get<std::string>().find("--max-context-events") != std::string::npos);
   CHECK(part["accesses"].get<std::uint64_t>() < all["accesses"].get<std::uint64_t>());
+}
+
+TEST_CASE("calloc clearing a reused heap block counts in the groups: its block, memset, and every grouping adds up to the totals",
+          "[cli][simulate]") {
+  // matmul-heap's C is a calloc (the model folds malloc + zeroing loop) of 18 KiB, below the mmap
+  // threshold: glibc clears it with memset, 32-byte stores.
+  auto r = test::runCli("simulate examples/matmul-heap -D N=48 --format json");
+  REQUIRE(r.exitCode == 0);
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["by_compiled_function"]["memset"]["D1"]["writes"] == 48 * 48 * 8 / 32);
+  CHECK(j["by_line"]["(calloc clearing)"]["D1"]["writes"] == 48 * 48 * 8 / 32);
+  for (const char* grouping : {"by_function", "by_compiled_function", "by_container", "by_field", "by_loop", "by_line", "by_context"}) {
+    std::uint64_t reads = 0, writes = 0, misses = 0;
+    for (const auto& [name, g] : j[grouping].items()) {
+      reads += g["D1"]["reads"].get<std::uint64_t>();
+      writes += g["D1"]["writes"].get<std::uint64_t>();
+      misses += g["LL"]["read_misses"].get<std::uint64_t>() + g["LL"]["write_misses"].get<std::uint64_t>();
+    }
+    INFO(grouping);
+    CHECK(reads == j["totals"]["D1"]["reads"].get<std::uint64_t>());
+    CHECK(writes == j["totals"]["D1"]["writes"].get<std::uint64_t>());
+    CHECK(misses == j["totals"]["LL"]["read_misses"].get<std::uint64_t>() + j["totals"]["LL"]["write_misses"].get<std::uint64_t>());
+  }
 }
