@@ -69,7 +69,7 @@ std::string groupTable(const ConfigurationsReportInput& in, GroupBy by) {
   std::string header = fmt::format("  {:<48}", toString(by));
   for (std::size_t c = 0; c < in.results.size(); ++c) {
     names += " " + heading(c + 1, configurationLabel(in.configs[c]), kLevelWidth * in.results[c].levels.size() - 1);
-    for (const auto& name : in.results[c].levels) header += fmt::format(" {:>12} {:>12} {:>8}", name + " reads", name + " misses", "miss %");
+    for (const auto& name : in.results[c].levels) header += fmt::format(" {:>12} {:>12} {:>8}", name + " accesses", name + " misses", "miss %");
   }
   names.erase(names.find_last_not_of(' ') + 1);
   out += names + "\n" + header + "\n";

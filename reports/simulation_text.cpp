@@ -19,7 +19,7 @@ std::string groupTable(const SimulationReportInput& in, GroupBy by) {
   const auto& r = in.result;
   std::string out = fmt::format("\nBy {} (sorted by {} misses)\n", toString(by), r.levels.empty() ? "" : r.levels[0]);
   std::string header = fmt::format("  {:<48}", toString(by));
-  for (const auto& name : r.levels) header += fmt::format(" {:>12} {:>12} {:>8}", name + " reads", name + " misses", "miss %");
+  for (const auto& name : r.levels) header += fmt::format(" {:>12} {:>12} {:>8}", name + " accesses", name + " misses", "miss %");
   out += header + "\n";
   const std::vector<Group> groups = groupEvents(in.trace, r, by, in.plan);
   for (std::size_t i = 0; i < groups.size() && rowShown(i, in.rows); ++i) {
