@@ -22,6 +22,39 @@ void addCompilerOptions(CLI::App& cmd, CompilerArgs& args) {
       ->check(CLI::IsMember({"lazy", "now"}));
 }
 
+namespace {
+
+/* The options the linker gets from "words": -Wl,a,b,c and -Xlinker a, one word each. */
+std::vector<std::string> linkerOptions(const std::vector<std::string>& words) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    if (words[i].rfind("-Wl,", 0) == 0) {
+      std::string rest = words[i].substr(4);
+      for (std::size_t from = 0, comma; from <= rest.size(); from = comma + 1) {
+        comma = std::min(rest.find(',', from), rest.size());
+        out.push_back(rest.substr(from, comma - from));
+      }
+    } else if ((words[i] == "-Xlinker" || words[i] == "-z") && i + 1 < words.size()) {
+      if (words[i] == "-z") out.push_back("-z");
+      out.push_back(words[++i]);
+    }
+  }
+  return out;
+}
+
+/* Whether a program built by "words" has its library functions bound before main: linked with
+   -z now (alone, in a -Wl list, or split over -Wl words), statically, or without a PLT. */
+bool bindsAtStart(const std::vector<std::string>& words) {
+  for (const std::string& w : words)
+    if (w == "-static" || w == "-static-pie" || w == "-fno-plt") return true;
+  const std::vector<std::string> linker = linkerOptions(words);
+  for (std::size_t i = 0; i < linker.size(); ++i)
+    if (linker[i] == "-znow" || (linker[i] == "-z" && i + 1 < linker.size() && linker[i + 1] == "now")) return true;
+  return false;
+}
+
+}  // namespace
+
 sim::BindingOptions bindingFrom(const CompilerArgs& args, sim::CompilerKind compiler) {
   sim::BindingOptions binding;
   std::vector<std::string> words;
@@ -29,13 +62,10 @@ sim::BindingOptions bindingFrom(const CompilerArgs& args, sim::CompilerKind comp
     auto split = splitCommand(*args.compileCmd);
     if (auto* w = std::get_if<std::vector<std::string>>(&split)) words = std::move(*w);
   }
-  const auto has = [&](const char* word) { return std::find(words.begin(), words.end(), word) != words.end(); };
-  bool now = has("-static") || has("-Wl,-z,now") || has("-Wl,-znow") || has("-znow");
-  for (std::size_t i = 0; i + 1 < words.size(); ++i) now = now || (words[i] == "-z" && words[i + 1] == "now");
-  binding.lazy = args.binding ? *args.binding == "lazy" : !now;
+  binding.lazy = args.binding ? *args.binding == "lazy" : !bindsAtStart(words);
   // Debian's GCC links with --as-needed (libm only when used; the model assumes not), Clang
   // without it (libm whenever -lm is given; the model assumes it is).
-  binding.libm = compiler == sim::CompilerKind::Clang && (!args.compileCmd || has("-lm"));
+  binding.libm = compiler == sim::CompilerKind::Clang && (!args.compileCmd || std::find(words.begin(), words.end(), "-lm") != words.end());
   return binding;
 }
 

@@ -26,7 +26,8 @@ void addCompilerOptions(CLI::App& cmd, CompilerArgs& args);
 /// --compile-cmd, a bad value).
 std::variant<sim::CompilerTarget, std::string> compilerTargetFrom(const CompilerArgs& args);
 /// How the program binds library functions: --binding, else `now` when --compile-cmd links with
-/// `-z now` or statically, else lazily (the default link); libm mapped as "compiler" links it.
+/// `-z now` (however spelled), statically or with -fno-plt, else lazily (the default link); libm
+/// mapped as "compiler" links it.
 sim::BindingOptions bindingFrom(const CompilerArgs& args, sim::CompilerKind compiler);
 
 }  // namespace cats::driver

@@ -67,9 +67,9 @@ bool plainAccesses(const Block& b) {
 }
 
 /* The trip count of "l" when it can be written out in at most kMaxWrittenOut accesses. */
-std::optional<std::int64_t> writableTrips(const LoopOp& l, const EscapingSlots& escaping) {
-  // A library call keeps its loop: the stream binds the function at its first call (lazy binding).
-  if (escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment || !l.library.empty()) return std::nullopt;
+std::optional<std::int64_t> writableTrips(const LoopOp& l, const EscapingSlots& escaping, bool keepLibraryLoops) {
+  if (escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment) return std::nullopt;
+  if (keepLibraryLoops && !l.library.empty()) return std::nullopt;
   if (!plainAccesses(l.pre) || !plainAccesses(l.body) || !plainAccesses(l.post)) return std::nullopt;
   auto start = l.start.constantValue(), end = l.end.constantValue(), step = l.step.constantValue();
   if (!start || !end || !step) return std::nullopt;
@@ -91,30 +91,30 @@ void appendAt(const Block& from, int slot, std::int64_t value, Block& out) {
   }
 }
 
-bool anySmallLoop(const Block& b, const EscapingSlots& escaping) {
+bool anySmallLoop(const Block& b, const EscapingSlots& escaping, bool keepLibraryLoops) {
   for (const Op& op : b) {
     if (const auto* l = std::get_if<LoopOp>(&op.value)) {
-      if (writableTrips(*l, escaping)) return true;
+      if (writableTrips(*l, escaping, keepLibraryLoops)) return true;
       for (const Block* inner : {&l->pre, &l->header, &l->body, &l->post})
-        if (anySmallLoop(*inner, escaping)) return true;
+        if (anySmallLoop(*inner, escaping, keepLibraryLoops)) return true;
     } else if (const auto* br = std::get_if<BranchOp>(&op.value)) {
       for (const Arm& arm : br->arms)
-        if (anySmallLoop(arm.body, escaping)) return true;
+        if (anySmallLoop(arm.body, escaping, keepLibraryLoops)) return true;
     } else if (const auto* f = std::get_if<FrameOp>(&op.value)) {
-      if (anySmallLoop(f->body, escaping)) return true;
+      if (anySmallLoop(f->body, escaping, keepLibraryLoops)) return true;
     }
   }
   return false;
 }
 
 /* Inner loops first, so a loop of small loops can be written out in turn. */
-void flatten(Block& b, const EscapingSlots& escaping) {
+void flatten(Block& b, const EscapingSlots& escaping, bool keepLibraryLoops) {
   Block out;
   out.reserve(b.size());
   for (Op& op : b) {
     if (auto* l = std::get_if<LoopOp>(&op.value)) {
-      for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, escaping);
-      if (auto trips = writableTrips(*l, escaping)) {
+      for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, escaping, keepLibraryLoops);
+      if (auto trips = writableTrips(*l, escaping, keepLibraryLoops)) {
         std::int64_t start = *l->start.constantValue(), step = *l->step.constantValue();
         if (*trips > 0) {
           appendAt(l->pre, l->slot, start, out);
@@ -124,9 +124,9 @@ void flatten(Block& b, const EscapingSlots& escaping) {
         continue;
       }
     } else if (auto* br = std::get_if<BranchOp>(&op.value)) {
-      for (Arm& arm : br->arms) flatten(arm.body, escaping);
+      for (Arm& arm : br->arms) flatten(arm.body, escaping, keepLibraryLoops);
     } else if (auto* f = std::get_if<FrameOp>(&op.value)) {
-      flatten(f->body, escaping);
+      flatten(f->body, escaping, keepLibraryLoops);
     }
     out.push_back(std::move(op));
   }
@@ -135,15 +135,15 @@ void flatten(Block& b, const EscapingSlots& escaping) {
 
 }  // namespace
 
-bool hasSmallLoops(const Program& program) {
+bool hasSmallLoops(const Program& program, bool keepLibraryLoops) {
   EscapingSlots escaping(program);
-  return anySmallLoop(program.statics, escaping) || anySmallLoop(program.body, escaping);
+  return anySmallLoop(program.statics, escaping, keepLibraryLoops) || anySmallLoop(program.body, escaping, keepLibraryLoops);
 }
 
-Program flattenSmallLoops(Program program) {
+Program flattenSmallLoops(Program program, bool keepLibraryLoops) {
   EscapingSlots escaping(program);
-  flatten(program.statics, escaping);
-  flatten(program.body, escaping);
+  flatten(program.statics, escaping, keepLibraryLoops);
+  flatten(program.body, escaping, keepLibraryLoops);
   return program;
 }
 

@@ -52,11 +52,13 @@ std::vector<LoaderAccess> LazyBinding::call(const std::string& function, std::ui
     unmeasured_.push_back(function);
     return out;
   }
-  const std::uint64_t bases[] = {sp & ~std::uint64_t{63}, layout_.imageBase, layout_.loaderBase, layout_.libmBase,
-                                 libm_ ? layout_.libcBase : layout_.libcBaseWithoutLibm};
+  const std::uint64_t bases[] = {sp & ~std::uint64_t{63}, layout_.imageBase, layout_.loaderBase, layout_.libmBase, layout_.libcBase};
   for (std::size_t i = 0; i < resolution->count; ++i) {
     const LoaderLine& line = resolution->lines[i];
     const std::uint64_t address = bases[line.region] + static_cast<std::uint64_t>(line.offset);
+    // The probe's GOT may run longer than the modelled image has room for: its slots past the
+    // image's end would be the program's first static objects.
+    if (line.region == Main && address >= layout_.staticBase) continue;
     // One line's accesses together, the first as measured: the line's place in the recency
     // order is its last touch, and nothing else of the lookup competes for its set.
     out.push_back({address, line.firstWrites != 0});

@@ -59,8 +59,8 @@ bool isBranchyBlock(const Block& block) {
 /* "program" with its small loops written out, when the stream runs it so: with the fast paths,
    and without an observer (it is told of every loop entered). */
 std::optional<Program> writtenOut(const Program& program, const StreamOptions& options) {
-  if (!options.fastPaths || options.observer || !hasSmallLoops(program)) return std::nullopt;
-  return flattenSmallLoops(program);
+  if (!options.fastPaths || options.observer || !hasSmallLoops(program, options.binding.lazy)) return std::nullopt;
+  return flattenSmallLoops(program, options.binding.lazy);
 }
 
 }  // namespace
@@ -74,7 +74,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       placed_(program.containers.size(), false),
       staticAddress_(program.containers.size(), 0),
       frameAddress_(program.containers.size()),
-      heap_(options.layout),
+      heap_(options.binding.libm ? withLibm(options.layout) : options.layout),
       stack_(options.layout.stackTop),
       leafAccesses_(kMaxSlots),
       branchyLeaves_(kMaxSlots),
@@ -83,7 +83,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       draws_(program.draws.size()),
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
-  if (options.binding.lazy) binding_.emplace(options.layout, options.binding.libm);
+  if (options.binding.lazy) binding_.emplace(options.binding.libm ? withLibm(options.layout) : options.layout, options.binding.libm);
   layoutStatics();
   for (std::uint32_t c = 0; c < program.containers.size(); ++c) {
     const ContainerPlan& plan = program.containers[c];

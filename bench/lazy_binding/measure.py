@@ -16,8 +16,6 @@ MAIN_BASE = 0x108000           # a PIE's load address under Valgrind
 LDSO = (0x4000000, 0x4040000)  # ld.so's text and data under Valgrind
 LIBM = (0x4847000, 0x4927000)  # libm, when the program links it; rtld's allocations and vgpreload_core below
 STACK_FLOOR = 0x1f00000000
-stack_pointers = {}  # function -> the stack pointer before its call, of the last resolutions()
-REGIONS = ("Stack", "Main", "LdSo", "Libm", "Libc")
 
 
 def run(*command):
@@ -73,19 +71,17 @@ def resolutions(binary, log):
     started = in_ldso = in_main = False
     stack_stores = []  # the main image's last stack stores: the call's return address is the highest
     event, table = None, {}
-    stack_pointers.clear()
     for kind, address, size in accesses(log):
         if kind == "I":
             started = started or address == start
             in_ldso = LDSO[0] <= address < LDSO[1]
             in_main = address < LDSO[0]
-            if started and in_ldso and event is None:
+            if started and in_ldso and event is None and stack_stores:  # a call from the program: its return address was stored
                 event = {"sp": max(stack_stores) + 8, "lines": {}, "symbol": None}
             elif event is not None and not in_ldso and (event["symbol"] or in_main):
                 # Past the GOT write, the first instruction outside ld.so is the function itself;
                 # before it, one in the main image ends a call of ld.so that bound nothing.
                 if event["symbol"] and event["symbol"] not in table:
-                    stack_pointers[event["symbol"]] = event["sp"]
                     table[event["symbol"]] = [
                         region(ln << 6, libc, event["sp"]) + (d["first_write"], d["reads"], d["writes"])
                         for ln, d in event["lines"].items()]

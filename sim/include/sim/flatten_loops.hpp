@@ -10,10 +10,11 @@
 
 namespace cats::sim {
 
-/// Whether "program" has a loop flattenSmallLoops writes out.
-bool hasSmallLoops(const Program& program);
+/// Whether "program" has a loop flattenSmallLoops writes out. "keepLibraryLoops": not the
+/// library calls the compiler made of loops (the stream binds each at its first call: lazy binding).
+bool hasSmallLoops(const Program& program, bool keepLibraryLoops = false);
 
 /// "program" with those loops written out: it streams the same records.
-Program flattenSmallLoops(Program program);
+Program flattenSmallLoops(Program program, bool keepLibraryLoops = false);
 
 }  // namespace cats::sim

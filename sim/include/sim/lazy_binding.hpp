@@ -31,6 +31,7 @@ struct LoaderAccess {
 /// The functions bound so far and what binding the next one costs.
 class LazyBinding {
  public:
+  /// "layout" as the process maps it (withLibm applied when "libm").
   LazyBinding(const LayoutConstants& layout, bool libm);
 
   /// ld.so's accesses binding "function" when the program calls it with the stack pointer at

@@ -13,7 +13,7 @@ struct LayoutConstants {
   std::uint64_t staticBase = 0x10c040;      // first .bss object of a PIE under Valgrind
   std::uint64_t heapBase = 0x4035000;       // program break
   std::uint64_t firstChunkOffset = 0x2a0;   // glibc's tcache block (0x290) comes first
-  std::uint64_t mmapBase = 0x4a2c000;       // Valgrind maps client blocks upward from here
+  std::uint64_t mmapBase = 0x4a2c000;       // Valgrind maps client blocks upward from here (after libc; withLibm moves it)
   std::uint64_t stackTop = 0x1fff000600;    // stack pointer at the entry function
   std::uint64_t parameterBase = 0x10000000000;  // separate blocks for entry pointer parameters
   std::uint64_t mmapThreshold = 128 * 1024; // glibc's initial M_MMAP_THRESHOLD
@@ -23,10 +23,18 @@ struct LayoutConstants {
   std::uint64_t imageBase = 0x108000;
   std::uint64_t loaderBase = 0x4000000;
   std::uint64_t libmBase = 0x4847000;
-  std::uint64_t libcBase = 0x4927000;           // after libm
-  std::uint64_t libcBaseWithoutLibm = 0x4847000;
+  std::uint64_t libmBytes = 0xe0000;            // libm's mapping: what libc and the blocks above it move up by
+  std::uint64_t libcBase = 0x4847000;           // without libm
   std::uint64_t callFrameBytes = 32;            // the stack pointer at a call sits this far below the modelled frames (saved registers)
 };
+
+/// "c" for a process that maps libm (Clang links it whenever -lm is given): libc and Valgrind's
+/// mmapped blocks after it sit libm's size higher (measured: a 1 MiB block at 0x4b0c010, not 0x4a2c010).
+inline LayoutConstants withLibm(LayoutConstants c) {
+  c.libcBase += c.libmBytes;
+  c.mmapBase += c.libmBytes;
+  return c;
+}
 
 /// The glibc malloc model: first fit on exact-size free lists, a top chunk, and mmap.
 class HeapModel {
