@@ -41,11 +41,11 @@ std::string modelLabel(const sim::CompilationPlan* plan, sim::RegisterModel mode
 
 std::string loaderLine(const sim::SimulationResult& r, const std::string& indent) {
   if (r.boundFunctions.empty() || r.loader.empty()) return "";
-  std::string functions, misses;
-  for (const std::string& f : r.boundFunctions) functions += (functions.empty() ? "" : ", ") + f;
+  std::string misses;
   for (std::size_t k = 0; k < r.levels.size() && k < r.loader.size(); ++k)
     misses += fmt::format("{}{} {}", k == 0 ? "" : " / ", r.levels[k], r.loader[k].misses());
-  return fmt::format("  {}loader: {} bound lazily by ld.so: {} accesses, misses {} (not in the totals)\n", indent, functions,
+  return fmt::format("  {}loader: {} bound lazily by ld.so: {} accesses, misses {} (not in the totals)\n", indent,
+                     fmt::join(r.boundFunctions, ", "),
                      r.loader.front().accesses(), misses);
 }
 

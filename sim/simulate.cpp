@@ -135,8 +135,9 @@ std::uint32_t runLineBytes(const std::vector<cache::HierarchyConfig>& configs) {
   return line;
 }
 
-/* Level names, per-event counters and totals of "config" into "result"; its levels start at
-   "offset" among the "stride" counters of each event in "counts". */
+/* Level names, per-event counters, totals and the loader's counters of "config" into "result"
+   (whose "accesses", the stream's, become the program's); its levels start at "offset" among the
+   "stride" counters of each event in "counts". */
 void collectCounts(SimulationResult& result, const cache::HierarchyConfig& config, const std::vector<LevelCounts>& counts, std::size_t eventCount,
                    std::size_t stride, std::size_t offset) {
   const std::size_t levels = config.levels.size();
@@ -150,6 +151,7 @@ void collectCounts(SimulationResult& result, const cache::HierarchyConfig& confi
     }
   result.loader.assign(levels, LevelCounts{});
   for (std::size_t k = 0; k < levels; ++k) result.loader[k] = counts[eventCount * stride + offset + k];
+  if (levels > 0) result.accesses -= result.loader.front().accesses();  // the program's accesses, as "totals"
 }
 
 /* "options" with the loader's records tagged right after the trace's events (counted apart). */
@@ -213,7 +215,6 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     takeObservations(hierarchy);
   }
   collectCounts(result, config, counts, eventCount, levels, 0);
-  result.accesses -= result.loader.empty() ? 0 : result.loader.front().accesses();  // the program's accesses, as "totals"
   result.notes.insert(result.notes.begin(), program.notes.begin(), program.notes.end());
   return result;
 }
@@ -242,8 +243,8 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
   std::vector<SimulationResult> results(configs.size());
   for (std::size_t c = 0; c < configs.size(); ++c) {
     SimulationResult& result = results[c];
+    result.accesses = accesses;
     collectCounts(result, configs[c], counts, eventCount, stride, engines.firstLevels()[c]);
-    result.accesses = accesses - (result.loader.empty() ? 0 : result.loader.front().accesses());
     result.levelStats = engines.stats(c);
     result.memory = cache::trafficBelow(result.levelStats.back());
     result.approximate = program.approximate || stream.usedPolicy();

@@ -63,6 +63,9 @@ std::optional<Program> writtenOut(const Program& program, const StreamOptions& o
   return flattenSmallLoops(program, options.binding.lazy);
 }
 
+/* The layout the simulated process has: libm, when mapped, moves libc and mmapped blocks up. */
+LayoutConstants processLayout(const StreamOptions& options) { return options.binding.libm ? withLibm(options.layout) : options.layout; }
+
 }  // namespace
 
 AddressStream::AddressStream(const Program& program, const StreamOptions& options)
@@ -74,7 +77,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       placed_(program.containers.size(), false),
       staticAddress_(program.containers.size(), 0),
       frameAddress_(program.containers.size()),
-      heap_(options.binding.libm ? withLibm(options.layout) : options.layout),
+      heap_(processLayout(options)),
       stack_(options.layout.stackTop),
       leafAccesses_(kMaxSlots),
       branchyLeaves_(kMaxSlots),
@@ -83,7 +86,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       draws_(program.draws.size()),
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
-  if (options.binding.lazy) binding_.emplace(options.binding.libm ? withLibm(options.layout) : options.layout, options.binding.libm);
+  if (options.binding.lazy) binding_.emplace(processLayout(options), options.binding.libm);
   layoutStatics();
   for (std::uint32_t c = 0; c < program.containers.size(); ++c) {
     const ContainerPlan& plan = program.containers[c];
