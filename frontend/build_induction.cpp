@@ -186,7 +186,92 @@ std::vector<const clang::Stmt*> topLevel(const clang::Stmt* body) {
   return {};
 }
 
+/// Whether a loop body can leave the loop other than through its test: a break of this loop, a
+/// return, a goto or label, a call that does not return.
+class LeavesEarly : public clang::RecursiveASTVisitor<LeavesEarly> {
+ public:
+  bool found = false;
+  bool TraverseForStmt(clang::ForStmt* s) { return nested([&] { return Base::TraverseForStmt(s); }); }
+  bool TraverseWhileStmt(clang::WhileStmt* s) { return nested([&] { return Base::TraverseWhileStmt(s); }); }
+  bool TraverseDoStmt(clang::DoStmt* s) { return nested([&] { return Base::TraverseDoStmt(s); }); }
+  bool TraverseSwitchStmt(clang::SwitchStmt* s) { return nested([&] { return Base::TraverseSwitchStmt(s); }); }
+  bool VisitBreakStmt(clang::BreakStmt*) { return found |= depth_ == 0, true; }
+  bool VisitReturnStmt(clang::ReturnStmt*) { return found = true, true; }
+  bool VisitGotoStmt(clang::GotoStmt*) { return found = true, true; }
+  bool VisitIndirectGotoStmt(clang::IndirectGotoStmt*) { return found = true, true; }
+  bool VisitLabelStmt(clang::LabelStmt*) { return found = true, true; }
+  bool VisitCallExpr(clang::CallExpr* c) {
+    if (const clang::FunctionDecl* callee = c->getDirectCallee(); callee && callee->isNoReturn()) found = true;
+    return true;
+  }
+
+ private:
+  using Base = clang::RecursiveASTVisitor<LeavesEarly>;
+  int depth_ = 0;
+  template <typename F>
+  bool nested(F traverse) {
+    ++depth_;
+    bool ok = traverse();
+    --depth_;
+    return ok;
+  }
+};
+
+bool holds(const clang::Stmt* outer, const clang::Stmt* inner) {
+  if (outer == inner) return true;
+  for (const clang::Stmt* child : outer->children())
+    if (child && holds(child, inner)) return true;
+  return false;
+}
+
+/* "var", changed only at "at" inside an inner loop of "body": a nested induction when "at" is
+   an induction of a counted for loop standing at the top level of "body" (so it runs every
+   iteration), directly or through further such loops. */
+std::optional<Induction> nestedInduction(const clang::VarDecl* var, const clang::Stmt* at, const clang::Stmt* body, clang::ASTContext& ast,
+                                         const KnownCall& knownCall) {
+  for (const clang::Stmt* s : topLevel(body)) {
+    const auto* inner = dyn_cast<clang::ForStmt>(s);
+    if (!inner || !holds(inner, at)) continue;
+    if (!countedFor(inner, ast, knownCall)) return std::nullopt;
+    InductionScan scan = scanInductions(inner->getCond(), inner->getBody(), inner->getInc(), ast, knownCall);
+    for (const Induction& ind : scan.inductions) {
+      if (ind.update.var != var) continue;
+      if (ind.where == Induction::Where::Condition) return std::nullopt;  // runs once more than the body
+      Induction out = ind;
+      out.where = Induction::Where::Body;
+      out.through.insert(out.through.begin(), inner);
+      return out;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::optional<CountedFor> countedFor(const clang::Stmt* loop, clang::ASTContext& ast, const KnownCall& knownCall) {
+  const auto* f = dyn_cast<clang::ForStmt>(loop);
+  if (!f || !f->getInit() || !f->getCond()) return std::nullopt;
+  LeavesEarly leaves;
+  leaves.TraverseStmt(const_cast<clang::Stmt*>(f->getBody()));
+  if (leaves.found) return std::nullopt;
+  InductionScan scan = scanInductions(f->getCond(), f->getBody(), f->getInc(), ast, knownCall);
+  auto test = matchExitTest(f->getCond(), scan, ast);
+  if (!test || test->updatedBeforeTest || !test->otherConjuncts.empty() || test->induction->where == Induction::Where::Condition ||
+      !test->induction->through.empty())
+    return std::nullopt;
+  const Update& u = test->induction->update;
+  if (!u.var->getType()->isIntegerType()) return std::nullopt;
+  const clang::Expr* start = nullptr;
+  if (const auto* d = dyn_cast<clang::DeclStmt>(f->getInit()); d && d->isSingleDecl()) {
+    if (const auto* v = dyn_cast<clang::VarDecl>(d->getSingleDecl()); v == u.var) start = v->getInit();
+  } else if (const auto* e = dyn_cast<clang::Expr>(f->getInit())) {
+    if (const auto* a = dyn_cast<clang::BinaryOperator>(e->IgnoreParens()); a && a->getOpcode() == clang::BO_Assign && localVariable(a->getLHS()) == u.var)
+      start = a->getRHS();
+  }
+  if (!start) return std::nullopt;
+  return CountedFor{start, test->bound, u.amount, u.sign, test->comparison, scan.changed};
+}
 
 bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries,
               const KnownCall& knownCall) {
@@ -232,9 +317,13 @@ InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, c
       reject(at[1], name + " changes more than once per iteration");
     } else if (site == sites.end()) {
       bool addressTaken = isa<clang::UnaryOperator>(at[0]) && dyn_cast<clang::UnaryOperator>(at[0])->getOpcode() == clang::UO_AddrOf;
-      reject(at[0], addressTaken         ? "the address of " + name + " is taken"
-                    : inner.found.count(at[0]) ? name + " changes in an inner loop"
-                                               : name + " changes under a condition");
+      std::optional<Induction> nested;
+      if (!addressTaken && inner.found.count(at[0]) && !skips.found) nested = nestedInduction(var, at[0], body, ast, scan.knownCall);
+      if (nested) scan.inductions.push_back(*nested);
+      else
+        reject(at[0], addressTaken         ? "the address of " + name + " is taken"
+                      : inner.found.count(at[0]) ? name + " changes in an inner loop"
+                                                 : name + " changes under a condition");
     } else if (!site->first.affine) {
       reject(at[0], name + " is assigned a value that is not " + name + " plus a loop-invariant amount");
     } else if (site->first.amount && variesIn(site->first.amount, scan.changed, ast, true, scan.knownCall)) {
@@ -242,7 +331,7 @@ InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, c
     } else if (site->second == Induction::Where::Body && skips.found) {
       reject(skips.found, "a continue or label in the loop can skip the update of " + name);
     } else {
-      scan.inductions.push_back(Induction{site->first, site->second});
+      scan.inductions.push_back(Induction{site->first, site->second, {}});
     }
   }
   std::sort(scan.inductions.begin(), scan.inductions.end(),

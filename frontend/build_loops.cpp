@@ -166,6 +166,18 @@ void FunctionBuilder::loop(const LoopShape& shape) {
       continue;
     }
     Value amount = ind.update.amount ? valueAside(ind.update.amount) : Value::ofScalar(1);
+    if (!ind.through.empty() && amount.kind == Value::Kind::Scalar) {
+      if (ind.update.amount && variesIn(ind.update.amount, scan.changed, ast_, true, scan.knownCall)) {
+        reasons[var] = name + " changes in an inner loop by an amount that varies in this loop";
+        continue;
+      }
+      auto trips = tripsThrough(ind.through, scan);
+      if (!trips) {
+        reasons[var] = name + " changes in an inner loop whose trip count varies in this loop or is not followed";
+        continue;
+      }
+      amount = Value::ofScalar((amount.scalar * *trips).expand());
+    }
     if (amount.kind != Value::Kind::Scalar) {
       reasons[var] = name + " changes by an amount the analysis cannot follow";
       continue;
@@ -190,6 +202,35 @@ void FunctionBuilder::loop(const LoopShape& shape) {
   const clang::Stmt* savedSkip = std::exchange(skip_, exitIf);
   countedLoop(counted, walks, &*test, reasons);
   skip_ = savedSkip;
+}
+
+/* Iterations of the innermost of "loops" (each at the top level of the one before, the first at
+   the top level of the loop "outer" scanned) per iteration of that loop: the product of their trip
+   counts, when each is a counted for loop whose start, bound and step are invariant in "outer"
+   and in the loops around it. */
+std::optional<sym::Expr> FunctionBuilder::tripsThrough(const std::vector<const clang::Stmt*>& loops, const InductionScan& outer) {
+  std::set<const clang::VarDecl*> changed = outer.changed;
+  sym::Expr trips = 1;
+  for (const clang::Stmt* s : loops) {
+    auto counted = countedFor(s, ast_, outer.knownCall);
+    if (!counted) return std::nullopt;
+    for (const clang::Expr* e : {counted->start, counted->bound, counted->step})
+      if (e && variesIn(e, changed, ast_, true, outer.knownCall)) return std::nullopt;
+    Value start = valueAside(counted->start);
+    Value bound = counted->bound ? valueAside(counted->bound) : Value::ofScalar(0);
+    Value step = counted->step ? valueAside(counted->step) : Value::ofScalar(1);
+    for (const Value* v : {&start, &bound, &step})
+      if (v->kind != Value::Kind::Scalar || sym::containsUnknown(v->scalar, state_.ctx)) return std::nullopt;
+    ir::Loop shape;
+    shape.start = start.scalar;
+    shape.bound = bound.scalar;
+    shape.step = (counted->sign * step.scalar).expand();
+    shape.comparison = counted->comparison;
+    if (shape.step.is_zero()) return std::nullopt;
+    trips = trips * sym::maxOf(0, shape.tripCount());
+    changed.insert(counted->changed.begin(), counted->changed.end());
+  }
+  return trips.expand();
 }
 
 /* Splits "from" into its accesses, those of branch arms included ("a && b[i]": every test
@@ -299,6 +340,9 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     exits = std::move(exits_);
   }
 
+  std::optional<sym::Expr> exitCount;
+  if (control && !loop.hasEarlyExit && !shape.testAfterBody && !sym::containsUnknown(loop.tripCount(), state_.ctx))
+    exitCount = sym::maxOf(0, loop.tripCount());
   std::string names;
   for (const Walk& w : walks) {
     const clang::VarDecl* var = w.induction->update.var;
@@ -310,6 +354,14 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     if (!holds)
       warn(w.induction->update.at->getBeginLoc(), "induction variable " + var->getNameAsString() +
                                                       " does not advance by its step in every iteration as modelled; the result is approximate");
+    // After a loop that runs its count (no early exit, a test before the body), the variable
+    // holds its start plus its step times that count: `nnz` after `for (b ...) nnz++`.
+    if (holds && exitCount) {
+      sym::Expr exit = (w.start + w.perIteration * *exitCount).expand();
+      if (w.pointer) env_[var].pointer.moveTo(exit);
+      else env_[var] = Value::ofScalar(exit);
+      continue;
+    }
     std::string after = var->getNameAsString() + " after the loop at " + loop.loc.str();
     if (w.pointer) env_[var].pointer.moveTo(freshUnknown("offset_" + var->getNameAsString(), after));
     else env_[var] = Value::ofScalar(freshUnknown(var->getNameAsString(), after));

@@ -57,6 +57,7 @@ struct Location {
 };
 
 struct Induction;
+struct InductionScan;
 struct ExitTest;
 
 /// The parts of a for, while or do loop.
@@ -173,6 +174,7 @@ class FunctionBuilder {
   sym::Expr boundOf(const ExitTest& test, const Walk& control, const ir::SourceLoc& where);
   std::string exitText(const std::string& kind, const clang::Stmt* s) const;
   Value valueAside(const clang::Expr* e);
+  std::optional<sym::Expr> tripsThrough(const std::vector<const clang::Stmt*>& loops, const InductionScan& outer);
   std::vector<sym::Symbol> forgetAssignedIn(const std::vector<const clang::Stmt*>& parts, const std::set<const clang::VarDecl*>& except,
                                             const ir::SourceLoc& loc, const std::map<const clang::VarDecl*, std::string>& reasons = {});
 

@@ -24,9 +24,13 @@ struct Update {
 };
 
 /// A local changed exactly once per iteration, unconditionally, by a loop-invariant amount.
+/// A *nested* one changes only inside inner loops that run every iteration (`nnz++` in the
+/// `b` loop of `for (r ...) for (b = 0; b < 5; b++)`): by "update" once per iteration of the
+/// innermost of "through", so by the product of their trip counts per iteration of this loop.
 struct Induction {
   Update update;
   enum class Where { Condition, Body, Increment } where = Where::Body;
+  std::vector<const clang::Stmt*> through;  // the inner loops, outermost first; empty: changed here
 };
 
 /// Whether a call's value is a formula of its arguments alone (a return-value summary that uses
@@ -59,6 +63,19 @@ InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, c
 std::optional<ExitTest> matchExitTest(const clang::Expr* cond, const InductionScan& scan, clang::ASTContext& ast);
 /// For "if (exit) break;" opening an endless loop: the test that keeps the loop running.
 std::optional<ExitTest> matchExitWhen(const clang::Expr* exit, const InductionScan& scan, clang::ASTContext& ast);
+/// The for loop's control: its induction variable (set by the loop's init), the value the init
+/// gives it and the exit test, when the loop has one and no early exit; its trip count is then
+/// a formula of those.
+struct CountedFor {
+  const clang::Expr* start = nullptr;  // the init's value
+  const clang::Expr* bound = nullptr;  // nullptr: 0
+  const clang::Expr* step = nullptr;   // nullptr: 1
+  int sign = 1;
+  ir::Comparison comparison = ir::Comparison::Less;
+  std::set<const clang::VarDecl*> changed;  // every local the loop changes
+};
+std::optional<CountedFor> countedFor(const clang::Stmt* loop, clang::ASTContext& ast, const KnownCall& knownCall);
+
 /// True if "e" calls (other than a "knownCall"), has side effects, names a local in "changed" or
 /// (with "memoryVaries") reads memory. A bound read from memory counts as invariant, as in a for
 /// loop's header.

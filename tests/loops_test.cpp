@@ -399,3 +399,71 @@ int main(void) {
   CHECK(r.err.find("no value for parameter") == std::string::npos);
   CHECK(r.err.find("prev after the loop") != std::string::npos);
 }
+
+TEST_CASE("a counter bumped in counted inner loops is an induction of the outer loops", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, int m, double *a, double *b, double *c) {
+      int k = 0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < 5; j++) { a[k] = 1; k++; }
+      int q = 0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < m; j++) b[q++] = 1;
+      int d = 0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < 3; j++)
+          for (int l = 0; l < 4; l++) c[d++] = 1;
+    })");
+  REQUIRE(t.events.size() == 3);
+  CHECK(sym::print(t.events[0].offset) == "40*i + 8*j");
+  CHECK(sym::print(t.events[1].offset) == "8*i*max(0, m) + 8*j");  // m < 0 runs no iteration
+  CHECK(sym::print(t.events[2].offset) == "32*j + 8*l + 96*i");
+  CHECK(!t.approximate);
+  CHECK(test::accessLines(t)[0] == "f 5:39 write a[k] -> a stride-1 stride=8");
+}
+
+TEST_CASE("a counter bumped in an inner loop that may not run its count stays unknown, with the reason", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *b, double *c) {
+      int k = 0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) a[k++] = 1;
+      int q = 0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < 4; j++) { if (b[j] > 0) break; b[q++] = 1; }
+      int d = 0;
+      for (int i = 0; i < n; i++) {
+        if (c[i] > 0) continue;
+        for (int j = 0; j < 4; j++) c[d++] = 1;
+      }
+    })");
+  CHECK(t.approximate);
+  CHECK(hasDiagnostic(t, "k changes in an inner loop whose trip count varies in this loop"));
+  CHECK(hasDiagnostic(t, "q changes in an inner loop at"));  // the inner loop can break
+  CHECK(hasDiagnostic(t, "d changes in an inner loop at"));  // a continue can skip the inner loop
+}
+
+TEST_CASE("after a counted loop, its counters hold their exit values", "[loops]") {
+  trace::Trace t = test::analyzeSource(R"(
+    void f(int n, double *a, double *b) {
+      int k = 0;
+      for (int i = 0; i < n; i++) k += 2;
+      a[k] = 1;
+      double *p = b;
+      for (int i = 0; i < 10; i++)
+        for (int j = 0; j < 4; j++) *p++ = 0;
+      *p = 1;
+      int i;
+      for (i = 0; i <= n; i++) a[i] = 2;
+      a[i] = 3;
+      int w = 0;
+      while (w < n) { if (a[w] > 5) break; w++; }
+      a[w] = 4;
+    })");
+  REQUIRE(t.events.size() == 7);
+  CHECK(sym::print(t.events[0].offset) == "16*max(0, n)");
+  CHECK(sym::print(t.events[2].offset) == "320");  // 10 * 4 doubles further
+  CHECK(sym::print(t.events[4].offset) == "8*max(0, n + 1)");
+  // an early exit: w's value after the loop is not known
+  CHECK(sym::print(t.events[6].offset).find("unknown_w") != std::string::npos);
+}

@@ -72,7 +72,9 @@ std::string callDag(int k) {
 
 // The references were written by the inlining tracer before summaries existed. spmv-csr's was
 // re-recorded from the expansion after the frontend started following loop counters (only the
-// names and notes of its unknowns changed); the others are the inlining tracer's own output.
+// names and notes of its unknowns changed), and again when counters bumped in counted inner loops
+// (nnz) were followed; the others are the inlining tracer's own output, less the unknowns that
+// stood for loop counters after their loops (now their exit values).
 TEST_CASE("expanding the summaries gives the inlining tracer's trace", "[summaries][expand]") {
   struct Case {
     std::string reference, path;
