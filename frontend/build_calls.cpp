@@ -335,7 +335,7 @@ void FunctionBuilder::copyInto(const clang::CallExpr* c, const Value& source, co
   loop.bound = sym::idiv(bytes + 7, 8);
   loop.varying = {word};
   auto access = [&](const PointerValue& p, ir::AccessMode mode, const std::string& text) {
-    ir::Access a{p.container, mode, (p.offset + 8 * word).expand(), {}, 8, p.name, p.field, callee + "(" + text + ")", loop.loc, {}};
+    ir::Access a{p.container, mode, (p.offset + 8 * word).expand(), {}, 8, p.name, p.field, callee + "(" + text + ")", loop.loc, {}, {}};
     loop.body.push_back(ir::Node{std::move(a)});
   };
   if (source.kind == Value::Kind::Pointer) access(source.pointer, ir::AccessMode::Read, sourceText(c->getArg(0)));

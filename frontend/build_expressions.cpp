@@ -228,7 +228,10 @@ Value FunctionBuilder::evalAssignment(const clang::BinaryOperator* op) {
   }
   std::size_t beforeWrite = current_->size();
   emitAccess(*target, ir::AccessMode::Write, op->getLHS());
-  if (!compound && current_->size() == beforeWrite + 1) noteStoredValue(op, beforeWrite == afterValue);
+  if (current_->size() == beforeWrite + 1) {
+    if (!compound) noteStoredValue(op, beforeWrite == afterValue);
+    noteStoredFormula(op->getLHS()->getType(), result);
+  }
   return result;
 }
 
@@ -242,6 +245,14 @@ void FunctionBuilder::noteStoredValue(const clang::BinaryOperator* op, bool adja
     if (!adjacent || !load || load->mode != ir::AccessMode::Read) stored = {};
   }
   std::get<ir::Access>(current_->back().value).stored = stored;
+}
+
+/* Records on the write just emitted the integer it stores, when the analysis follows it: no value
+   it lost (an unknown) in it. Loads are kept: simulate reads them from the values it kept. */
+void FunctionBuilder::noteStoredFormula(clang::QualType type, const Value& value) {
+  if (!type->isIntegralOrEnumerationType() || type->isBooleanType() || value.kind != Value::Kind::Scalar) return;
+  if (sym::containsUnknown(value.scalar, state_.ctx)) return;
+  std::get<ir::Access>(current_->back().value).storedFormula = value.scalar;
 }
 
 /* The global pointer variable "e" names, if any. */

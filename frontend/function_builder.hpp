@@ -194,6 +194,7 @@ class FunctionBuilder {
   void bindAllocationToGlobal(const Value& rhs, const clang::VarDecl* pointer);
   void emitAccess(const Location& loc, ir::AccessMode mode, const clang::Expr* at);
   void noteStoredValue(const clang::BinaryOperator* op, bool adjacent);
+  void noteStoredFormula(clang::QualType type, const Value& value);
   std::vector<sym::Expr> positionAt(const PointerValue& p, clang::QualType type);
   std::vector<sym::Expr> movedPosition(const PointerValue& p, const sym::Expr& unitBytes, const sym::Expr& delta);
   void explainUnknowns(const sym::Expr& offset, const std::string& text, const clang::Expr* at);

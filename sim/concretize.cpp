@@ -6,6 +6,7 @@
 #include "register_model.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -72,6 +73,7 @@ class Compiler {
         }
       }
       if (options_.model == RegisterModel::O2) applyPlan();
+      keepStoredValues();
     } catch (const std::exception&) {
       if (missing_.empty()) throw;  // else the error may come from a stand-in value: name what is missing
     }
@@ -209,6 +211,7 @@ class Compiler {
       }
       if (auto it = options_.place.find(c.name); it != options_.place.end()) plan.fixedAddress = it->second;
       if (auto it = options_.align.find(c.name); it != options_.align.end()) plan.alignment = it->second;
+      scope_.containers[c.name] = static_cast<std::uint32_t>(program_.containers.size());
       program_.containers.push_back(std::move(plan));
     }
   }
@@ -236,10 +239,20 @@ class Compiler {
         a.scalarBytes = a.bytes;
         a.write = e.mode == ir::AccessMode::Write;
         a.repeat = static_cast<std::uint32_t>(e.multiplicity);
+        if (a.write && e.storedFormula) {
+          // Compiled here, where the loops' slots are known; kept only if some index reads the container.
+          auto value = formulas_.compile(*e.storedFormula, scope_);
+          if (auto* f = std::get_if<Formula>(&value); f && (!f->dependsOnData() || f->readsMemory())) {
+            a.value = std::move(*f);
+            a.hasValue = true;
+          }
+        }
         a.randomOffset = a.offset.dependsOnData();
         if (a.randomOffset) {
           bool distinct = joinDrawGroup(e, a);
-          note("data-dependent offsets (" + e.text + " at " + e.loc.str() + ") draw one element per index and iteration" +
+          // An index read from stored values is exact; the stream says how often it found none.
+          if (!program_.draws[a.draw].fromStoredValues)
+            note("data-dependent offsets (" + e.text + " at " + e.loc.str() + ") draw one element per index and iteration" +
                (distinct ? ", distinct within a run of the loop that carries the index (a chase)" : ", uniformly over the container"));
         }
         out.push_back(Op{std::move(a)});
@@ -263,6 +276,60 @@ class Compiler {
     }
   }
 
+  /* Marks the writes whose values the stream keeps: those to containers some index or loop bound
+     reads (and, in turn, to the containers those values are computed from: prefix sums), so that
+     x[col[j]] and rowptr-bounded loops follow the program's own data (docs/register-model.md,
+     "Values the program stored"). */
+  void keepStoredValues() {
+    std::vector<bool>& kept = program_.valueContainers;
+    kept.assign(program_.containers.size(), false);
+    auto keep = [&](const Formula& f) {
+      bool added = false;
+      if (!f.readsMemory()) return added;
+      for (std::uint32_t c : f.loadedContainers())
+        if (c < kept.size() && !kept[c]) kept[c] = added = true;
+      return added;
+    };
+    for (const DrawGroup& g : program_.draws)
+      if (g.fromStoredValues) keep(g.indexFormula);
+    forEachOp([&](Op& op) {
+      if (auto* loop = std::get_if<LoopOp>(&op.value)) {
+        keep(loop->start);
+        keep(loop->end);
+        keep(loop->step);
+      }
+    });
+    for (bool grew = true; grew;) {  // values computed from other kept containers' values
+      grew = false;
+      forEachOp([&](Op& op) {
+        if (auto* a = std::get_if<AccessOp>(&op.value); a && a->write && a->hasValue && a->container < kept.size() && kept[a->container])
+          grew |= keep(a->value);
+      });
+    }
+    forEachOp([&](Op& op) {
+      if (auto* a = std::get_if<AccessOp>(&op.value); a && a->write) a->recordsValue = a->container < kept.size() && kept[a->container];
+    });
+  }
+
+  /* Calls "visit" on every operation of the program, nested ones included. */
+  template <typename Visit>
+  void forEachOp(const Visit& visit) {
+    std::function<void(Block&)> walk = [&](Block& block) {
+      for (Op& op : block) {
+        visit(op);
+        if (auto* loop = std::get_if<LoopOp>(&op.value)) {
+          for (Block* b : {&loop->pre, &loop->header, &loop->body, &loop->post}) walk(*b);
+        } else if (auto* branch = std::get_if<BranchOp>(&op.value)) {
+          for (Arm& arm : branch->arms) walk(arm.body);
+        } else if (auto* frame = std::get_if<FrameOp>(&op.value)) {
+          walk(frame->body);
+        }
+      }
+    };
+    walk(program_.statics);
+    walk(program_.body);
+  }
+
   /* "a" (data-dependent) as stride * index + rest: accesses through one index in one iteration
      share its draw and keep their field offsets (docs/register-model.md, "Indirect accesses");
      true when its group draws distinct elements. */
@@ -280,7 +347,17 @@ class Compiler {
     std::string index = sym::print(split.index);
     auto key = std::make_pair(refresh ? refresh->scope : SIZE_MAX, index);
     auto [group, added] = drawGroups_.emplace(key, static_cast<std::uint32_t>(program_.draws.size()));
-    if (added) program_.draws.push_back(DrawGroup{refresh ? refresh->slot : -1, split.unknown && refresh, index});
+    if (added) {
+      DrawGroup g{refresh ? refresh->slot : -1, split.unknown && refresh, index, false, {}, e.text + " at " + e.loc.str()};
+      if (!split.unknown) {
+        auto compiled = formulas_.compile(split.index, scope_);
+        if (auto* f = std::get_if<Formula>(&compiled); f && f->readsMemory()) {
+          g.fromStoredValues = true;
+          g.indexFormula = std::move(*f);
+        }
+      }
+      program_.draws.push_back(std::move(g));
+    }
     a.draw = group->second;
     return program_.draws[a.draw].distinct;
   }
@@ -404,14 +481,21 @@ class Compiler {
           dataLoops_.insert(scope);
           loop.segmentIndex = compile(sym::idiv(o1, c->elementBytes), "the bounds of " + where(scope));
           loop.segmentLength = range / segments;
-          note("segment loops (" + where(scope) + ") get equal segments of " + std::to_string(loop.segmentLength) +
+          if (!boundsReadMemory(loop))  // else the stream reads them, and says how often it found none
+            note("segment loops (" + where(scope) + ") get equal segments of " + std::to_string(loop.segmentLength) +
                " iterations (no data for " + c->name + ")");
           return;
         }
       }
     }
-    tripsFromData(scope, loop, "loop bounds that depend on data (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) +
-                                   " iteration(s) (--unknown-trips)");
+    tripsFromData(scope, loop, boundsReadMemory(loop) ? std::string()
+                                                      : "loop bounds that depend on data (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) +
+                                                            " iteration(s) (--unknown-trips)");
+  }
+
+  static bool boundsReadMemory(const LoopOp& loop) {
+    return (loop.start.readsMemory() || !loop.start.dependsOnData()) && (loop.end.readsMemory() || !loop.end.dependsOnData()) &&
+           !loop.step.dependsOnData();
   }
 
   /* "loop" runs a number of iterations nobody computed: the user's (--trips) or --unknown-trips ("why"). */
@@ -419,8 +503,12 @@ class Compiler {
     loop.tripsFromData = true;
     dataLoops_.insert(scope);
     const TripCount* given = givenTrips(scope);
-    if (!given) return note(why);
+    if (!given) {
+      if (!why.empty()) note(why);
+      return;
+    }
     usedTrips_.insert(given);
+    loop.tripsGiven = true;
     loop.tripsWhenUnknown = evaluateTrips(*given);
     note("the trip count of " + where(scope) + " depends on data: the user gave " + std::to_string(loop.tripsWhenUnknown) +
          " iteration(s) (--trips " + given->loop + "=" + given->count + ")");

@@ -62,7 +62,7 @@ class EscapingSlots {
 bool plainAccesses(const Block& b) {
   return std::all_of(b.begin(), b.end(), [](const Op& op) {
     const auto* a = std::get_if<AccessOp>(&op.value);
-    return a && !a->randomOffset && a->offset.isLinear();
+    return a && !a->randomOffset && !a->recordsValue && a->offset.isLinear();
   });
 }
 

@@ -59,10 +59,35 @@ std::int64_t Formula::evaluate(const std::int64_t* slots) const {
     for (const auto& [slot, coefficient] : terms_) v += coefficient * slots[slot];
     return v;
   }
+  return *run(slots, [](std::uint32_t, std::int64_t) { return std::optional<std::int64_t>(0); });
+}
+
+std::optional<std::int64_t> Formula::evaluate(const std::int64_t* slots, const ValueMemory& memory) const {
+  if (opaque_) return std::nullopt;
+  if (linear_) return evaluate(slots);
+  return run(slots, [&](std::uint32_t container, std::int64_t offset) { return memory.load(container, offset); });
+}
+
+std::vector<std::uint32_t> Formula::loadedContainers() const {
+  std::vector<std::uint32_t> out;
+  for (const Instruction& in : code_)
+    if (in.op == Op::Load) out.push_back(static_cast<std::uint32_t>(in.value));
+  return out;
+}
+
+/* The stack machine; "load" answers a Load (container, offset) or gives nullopt, which ends it. */
+template <typename Load>
+std::optional<std::int64_t> Formula::run(const std::int64_t* slots, const Load& load) const {
   std::int64_t stack[64];
   int top = 0;
   for (const Instruction& in : code_) {
     switch (in.op) {
+      case Op::Load: {
+        std::optional<std::int64_t> value = load(static_cast<std::uint32_t>(in.value), stack[top - 1]);
+        if (!value) return std::nullopt;
+        stack[top - 1] = *value;
+        break;
+      }
       case Op::Const: stack[top++] = in.value; break;
       case Op::Slot: stack[top++] = slots[in.value]; break;
       case Op::Add: --top; stack[top - 1] += stack[top]; break;
@@ -115,7 +140,17 @@ bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formul
     return false;
   }
   if (sym::isLoad(e)) {
-    f.markDependsOnData();
+    auto [container, offset] = sym::loadParts(e);
+    auto known = scope.containers.find(container.get_name());
+    Formula withLoad = f;
+    FormulaError ignored;
+    if (known != scope.containers.end() && emit(offset, scope, withLoad, ignored)) {
+      withLoad.code_.push_back({Op::Load, known->second});
+      withLoad.dependsOnData_ = true;
+      f = std::move(withLoad);
+    } else {
+      f.markDependsOnData();
+    }
     return true;
   }
   auto binary = [&](Op op) {

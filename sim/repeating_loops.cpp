@@ -41,7 +41,7 @@ class RepeatCheck {
   }
 
   bool access(const AccessOp& a) {
-    if (a.randomOffset || a.offset.dependsOnData()) return false;
+    if (a.randomOffset || a.offset.dependsOnData() || a.recordsValue) return false;  // a kept value may differ per iteration
     if (!a.offset.usesSlot(slot_)) return true;
     if (!a.offset.isLinear()) return false;
     moving_.push_back(MovingAccess{&a, a.offset.coefficientOf(slot_), 0});

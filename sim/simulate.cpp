@@ -173,6 +173,25 @@ void collectBinding(SimulationResult& result, const AddressStream& stream) {
   }
 }
 
+/* What the stream read from the integers the program stored (docs/register-model.md, "Values the
+   program stored"): exact where found, modelled (and said so) where none was stored. */
+void collectStoredValues(SimulationResult& result, const AddressStream& stream, const Program& program) {
+  const AddressStream::StoredValueUse& use = stream.storedValueUse();
+  for (std::size_t g = 0; g < use.drawnByGroup.size() && g < program.draws.size(); ++g)
+    if (use.drawnByGroup[g] > 0)
+      result.notes.push_back("data-dependent offsets (" + program.draws[g].where + ") found no integer the program stored in " +
+                             std::to_string(use.drawnByGroup[g]) + " reads: drawn one element per index and iteration");
+  if (use.read + use.boundsRead > 0)
+    result.notes.push_back("indexes (" + std::to_string(use.read) + " reads) and loop bounds (" + std::to_string(use.boundsRead) +
+                           " loop entries) taken from the integers the program stored");
+  if (use.drawn > 0) result.approximate = true;
+  if (use.boundsModelled > 0) {
+    result.approximate = true;
+    result.notes.push_back("loop bounds that found no stored integer (" + std::to_string(use.boundsModelled) +
+                           " loop entries) ran equal segments or --unknown-trips iterations");
+  }
+}
+
 }  // namespace
 
 SimulationResult simulate(const Program& program, std::size_t eventCount, const cache::HierarchyConfig& config,
@@ -191,6 +210,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     result.memory = hierarchy.memoryTraffic();
     result.approximate = program.approximate || stream.usedPolicy();
     collectBinding(result, stream);
+    collectStoredValues(result, stream, program);
   };
   // What the observing options asked for, per level (none when they are off).
   const auto takeObservations = [&](const cache::Hierarchy& hierarchy) {
@@ -250,6 +270,7 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
     result.approximate = program.approximate || stream.usedPolicy();
     result.notes = program.notes;
     collectBinding(result, stream);
+    collectStoredValues(result, stream, program);
   }
   return results;
 }

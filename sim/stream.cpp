@@ -36,7 +36,7 @@ bool isLeafBody(const LoopOp& loop) {
   if (!loop.header.empty() || loop.body.empty()) return false;
   for (const Op& op : loop.body) {
     const auto* a = std::get_if<AccessOp>(&op.value);
-    if (!a || a->randomOffset || !a->offset.isLinear()) return false;
+    if (!a || a->randomOffset || a->recordsValue || !a->offset.isLinear()) return false;
   }
   return true;
 }
@@ -45,7 +45,7 @@ bool isLeafBody(const LoopOp& loop) {
 bool isBranchyBlock(const Block& block) {
   for (const Op& op : block) {
     if (const auto* a = std::get_if<AccessOp>(&op.value)) {
-      if (!a->randomOffset && !a->offset.isLinear()) return false;
+      if ((!a->randomOffset && !a->offset.isLinear()) || a->recordsValue) return false;  // kept values are written on the plain path
       continue;
     }
     const auto* b = std::get_if<BranchOp>(&op.value);
@@ -84,6 +84,8 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       iteration_(kMaxSlots, 0),
       loopEntry_(kMaxSlots, 0),
       draws_(program.draws.size()),
+      values_(program.containers.size()),
+      indexes_{0, 0, 0, 0, std::vector<std::uint64_t>(program.draws.size(), 0)},
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
   if (options.binding.lazy) binding_.emplace(processLayout(options), options.binding.libm);
@@ -160,13 +162,64 @@ std::uint64_t AddressStream::baseFor(std::uint32_t container) {
 
 std::uint64_t AddressStream::addressOf(const AccessOp& a) {
   std::uint64_t base = baseFor(a.container);
-  if (!a.randomOffset) return base + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
-  usedPolicy_ = true;
+  if (!a.randomOffset) {
+    lastOffset_ = a.offset.evaluate(slots_.data());
+    return base + static_cast<std::uint64_t>(*lastOffset_);
+  }
   std::int64_t size = program_.containers[a.container].sizeBytes;
   std::uint64_t stride = static_cast<std::uint64_t>(std::max<std::int64_t>(a.drawStride, 1));
   std::uint64_t elements = size > 0 ? static_cast<std::uint64_t>(size) / stride : 1;
-  std::uint64_t element = drawOf(a.draw, std::max<std::uint64_t>(elements, 1)) % std::max<std::uint64_t>(elements, 1);
+  std::uint64_t element = 0;
+  const DrawGroup& g = program_.draws[a.draw];
+  std::optional<std::int64_t> stored = g.fromStoredValues ? g.indexFormula.evaluate(slots_.data(), values_) : std::nullopt;
+  if (stored && *stored >= 0 && (size <= 0 || static_cast<std::uint64_t>(*stored) < elements)) {
+    element = static_cast<std::uint64_t>(*stored);  // the program's own index
+    ++indexes_.read;
+    lastOffset_ = static_cast<std::int64_t>(element * stride) + a.offset.evaluate(slots_.data());
+  } else {
+    usedPolicy_ = true;
+    if (g.fromStoredValues) {
+      ++indexes_.drawn;
+      ++indexes_.drawnByGroup[a.draw];
+    }
+    element = drawOf(a.draw, std::max<std::uint64_t>(elements, 1)) % std::max<std::uint64_t>(elements, 1);
+    lastOffset_.reset();
+  }
   return base + element * stride + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
+}
+
+/* Write "a", whose address was just computed: the value it stores is kept (each lane's, for a
+   vector store of a vectorised loop), or what was there is forgotten. Hoisted and sunk stores
+   (pre and post blocks) run at another iteration than the source's: forgotten. */
+void AddressStream::recordValue(const AccessOp& a, Phase phase) {
+  const std::uint32_t c = a.container;
+  if (!lastOffset_) return values_.clear(c);  // written at a drawn place: anything in it may have changed
+  const std::uint32_t scalar = a.scalarBytes != 0 ? a.scalarBytes : a.bytes;
+  const std::uint32_t lanes = std::max<std::uint32_t>(a.bytes / std::max<std::uint32_t>(scalar, 1), 1);
+  const bool inPlace = phase != Phase::Pre && phase != Phase::Post;
+  if (lanes == 1) {
+    std::optional<std::int64_t> v = a.hasValue && inPlace ? a.value.evaluate(slots_.data(), values_) : std::nullopt;
+    if (v) values_.store(c, *lastOffset_, *v);
+    else values_.forget(c, *lastOffset_);
+    return;
+  }
+  const Frame* vector = nullptr;  // the innermost vectorised loop: lane k is its counter moved k source steps
+  for (auto it = frames_.rbegin(); it != frames_.rend() && !vector; ++it)
+    if (it->loop && it->loop->vectorFactor > 1 && it->phase == Phase::Body) vector = &*it;
+  if (!vector || !a.hasValue || !inPlace || a.randomOffset || static_cast<std::int64_t>(lanes) != vector->loop->vectorFactor) {
+    for (std::uint32_t k = 0; k < lanes; ++k) values_.forget(c, *lastOffset_ + static_cast<std::int64_t>(k * scalar));
+    return;
+  }
+  const auto slot = static_cast<std::size_t>(vector->loop->slot);
+  const std::int64_t saved = slots_[slot];
+  const std::int64_t laneStep = vector->step / vector->loop->vectorFactor;
+  for (std::uint32_t k = 0; k < lanes; ++k) {
+    slots_[slot] = saved + static_cast<std::int64_t>(k) * laneStep;
+    const std::int64_t offset = a.offset.evaluate(slots_.data());
+    if (auto v = a.value.evaluate(slots_.data(), values_)) values_.store(c, offset, *v);
+    else values_.forget(c, offset);
+  }
+  slots_[slot] = saved;
 }
 
 /* The group's random value, drawn again when its loop has started another iteration; a
@@ -210,6 +263,7 @@ void AddressStream::allocate(const AllocOp& a) {
       break;
   }
   if (plan.fixedAddress) address = *plan.fixedAddress;
+  values_.clear(a.container);  // new memory: nothing stored in it yet
   base_[a.container] = address;
   placed_[a.container] = true;
   if (options_.observer) options_.observer->allocated(a, address, static_cast<std::uint64_t>(bytes));
@@ -217,6 +271,7 @@ void AddressStream::allocate(const AllocOp& a) {
 
 void AddressStream::release(const FreeOp& f) {
   if (!placed_[f.container]) return;
+  values_.clear(f.container);
   if (options_.observer) options_.observer->freed(f);
   const ContainerPlan& plan = program_.containers[f.container];
   if (plan.kind == ir::ContainerKind::Heap || plan.kind == ir::ContainerKind::Pointee) {
@@ -246,7 +301,24 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   f.loop = &loop;
   f.entry = iterations_;
   std::int64_t start = 0, trips = 0, step = 1;
-  if (loop.segment) {
+  auto count = [&](std::int64_t end) {
+    std::int64_t distance = loop.increasing ? end - start : start - end;
+    std::int64_t stride = loop.increasing ? step : -step;
+    trips = distance <= 0 || stride <= 0 ? 0 : (distance + stride - 1) / stride;
+  };
+  std::optional<std::int64_t> storedStart, storedEnd, storedStep;
+  if ((loop.segment || loop.tripsFromData) && !loop.tripsGiven && (loop.start.readsMemory() || loop.end.readsMemory())) {
+    // Bounds loaded from values the program stored (a CSR row's rowptr[r], rowptr[r + 1]).
+    storedStart = loop.start.evaluate(slots_.data(), values_);
+    storedEnd = loop.end.evaluate(slots_.data(), values_);
+    storedStep = loop.step.evaluate(slots_.data(), values_);
+    ++(storedStart && storedEnd && storedStep ? indexes_.boundsRead : indexes_.boundsModelled);
+  }
+  if (storedStart && storedEnd && storedStep) {
+    start = *storedStart;
+    step = *storedStep;
+    count(*storedEnd);
+  } else if (loop.segment) {
     start = loop.segmentIndex.evaluate(slots_.data()) * loop.segmentLength;
     trips = loop.segmentLength;
     usedPolicy_ = true;
@@ -258,11 +330,9 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     start = loop.start.evaluate(slots_.data());
     std::int64_t end = loop.end.evaluate(slots_.data());
     step = loop.step.evaluate(slots_.data());
-    std::int64_t distance = loop.increasing ? end - start : start - end;
-    std::int64_t stride = loop.increasing ? step : -step;
-    trips = distance <= 0 || stride <= 0 ? 0 : (distance + stride - 1) / stride;
+    count(end);
   }
-  f.step = loop.tripsFromData && !loop.segment ? 1 : step;
+  f.step = loop.tripsFromData && !loop.segment && !storedStart ? 1 : step;
   f.current = start;
   f.remaining = trips;
   slots_[loop.slot] = start;
@@ -821,7 +891,10 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     }
     const Op& op = (*f.block)[f.pc];
     if (const auto* a = std::get_if<AccessOp>(&op.value)) {
-      if (f.repeatsDone == 0) f.address = addressOf(*a);  // once per access: a random offset draws once, whatever the buffer
+      if (f.repeatsDone == 0) {
+        f.address = addressOf(*a);  // once per access: a random offset draws once, whatever the buffer
+        if (a->recordsValue) recordValue(*a, f.phase);
+      }
       while (f.repeatsDone < a->repeat && n < capacity) {
         out[n++] = Record{f.address, a->bytes, a->tag, a->write};
         ++f.repeatsDone;

@@ -85,7 +85,7 @@ inline sim::Program randomLeafProgram(std::mt19937& rng, bool branches, std::siz
   program.slots = 2;
   // Draw groups: a gather refreshed per leaf iteration, a chase (a permutation per leaf entry),
   // and one refreshed per outer iteration only.
-  program.draws = {sim::DrawGroup{1, false, "i"}, sim::DrawGroup{1, true, "cur"}, sim::DrawGroup{0, false, "j"}};
+  program.draws = {sim::DrawGroup{1, false, "i", false, {}, {}}, sim::DrawGroup{1, true, "cur", false, {}, {}}, sim::DrawGroup{0, false, "j", false, {}, {}}};
   events = tag;
   return program;
 }

@@ -188,15 +188,53 @@ TEST_CASE("undecidable branches follow the policy", "[sim][policy]") {
   CHECK(!sim::parseBranchPolicy("sometimes"));
 }
 
+// CSR as the example builds it, but with column indices the analysis cannot follow (rand()).
+const char* const kRandomCsr = R"(
+#include <stdlib.h>
+#define ROWS 100
+void spmv(int nrows, const int *rowptr, const int *col, const double *val, const double *x, double *y) {
+  for (int r = 0; r < nrows; r++) {
+    double sum = 0.0;
+    for (int j = rowptr[r]; j < rowptr[r + 1]; j++) sum += val[j] * x[col[j]];
+    y[r] = sum;
+  }
+}
+int main(void) {
+  int *rowptr = malloc((ROWS + 1) * sizeof(int));
+  int *col = malloc(ROWS * 5 * sizeof(int));
+  double *val = malloc(ROWS * 5 * sizeof(double));
+  double *x = malloc(ROWS * sizeof(double));
+  double *y = malloc(ROWS * sizeof(double));
+  int nnz = 0;
+  for (int r = 0; r < ROWS; r++) {
+    rowptr[r] = nnz;
+    for (int b = 0; b < 5; b++) { col[nnz] = rand() % ROWS; val[nnz] = 1.0; nnz++; }
+    x[r] = r;
+  }
+  rowptr[ROWS] = nnz;
+  spmv(ROWS, rowptr, col, val, x, y);
+  return 0;
+}
+)";
+
 TEST_CASE("indirect accesses are drawn from a seeded distribution over the container", "[sim][policy]") {
-  trace::Trace t = test::analyze({"examples/spmv-csr"}, {{}, {{"ROWS", "100"}}});
+  trace::Trace t = test::analyzeSource(kRandomCsr);
   sim::Program p = compile(t, sim::RegisterModel::O0);
-  CHECK(p.approximate);
+  {
+    // col holds values the analysis cannot follow: every x[col[j]] is drawn, and the stream says so.
+    sim::AddressStream stream(p, {});
+    std::vector<sim::Record> buffer(4096);
+    while (stream.next(buffer.data(), buffer.size()) != 0) {
+    }
+    CHECK(stream.usedPolicy());
+    CHECK(stream.storedValueUse().drawn == 500);
+    CHECK(stream.storedValueUse().read == 0);
+  }
   auto first = drain(p);
   auto again = drain(p);
   REQUIRE(first.size() == again.size());
   for (std::size_t i = 0; i < first.size(); ++i) CHECK(first[i].address == again[i].address);
-  // CSR rows: 5 nonzeros per row recovered from the sizes of val/col and rowptr.
+  // CSR rows: 5 nonzeros per row, read from the rowptr values the program stored.
   CHECK(countTag(first, t, "x[col[j]]", false) == 500);
   sim::StreamOptions other;
   other.seed = 2;
@@ -416,4 +454,90 @@ void put_length(unsigned char *op, unsigned len) {
   REQUIRE(records.size() == 4);  // 1000, 745, 490 in the loop, then the last byte
   CHECK(records[1].address == records[0].address + 1);
   CHECK(records[2].address == records[0].address + 2);
+}
+
+TEST_CASE("indexes and loop bounds the program stored are read back, not drawn", "[sim][stored-values]") {
+  test::AnalyzeOptions options;
+  options.defines = {{"ROWS", "100"}};
+  trace::Trace t = test::analyze({"examples/spmv-csr"}, options);
+  for (sim::RegisterModel model : {sim::RegisterModel::O0, sim::RegisterModel::O2}) {
+    sim::Program p = compile(t, model);
+    CHECK(!p.approximate);
+    sim::AddressStream stream(p, {});
+    std::vector<sim::Record> records, buffer(64);
+    while (std::size_t n = stream.next(buffer.data(), buffer.size())) records.insert(records.end(), buffer.begin(), buffer.begin() + n);
+    // x[col[j]] in the order spmv reads it: row r, nonzero b reads x[(r + 97 b) % ROWS].
+    std::uint32_t xContainer = 0;
+    for (const auto& c : t.containers)
+      if (c.name == "x") xContainer = static_cast<std::uint32_t>(c.id);
+    const std::uint64_t x = *stream.baseOf(xContainer);
+    std::vector<std::uint64_t> expected, actual;
+    for (int r = 0; r < 100; ++r)
+      for (int b = 0; b < 5; ++b) expected.push_back(x + 8 * static_cast<std::uint64_t>((r + 97 * b) % 100));
+    for (const auto& rec : records)
+      if (t.events[rec.tag].text == "x[col[j]]") actual.push_back(rec.address);
+    CHECK(actual == expected);
+    CHECK(stream.storedValueUse().read == 500);
+    CHECK(stream.storedValueUse().drawn == 0);
+    CHECK(stream.storedValueUse().boundsRead == 100);  // every row's rowptr[r], rowptr[r + 1]
+    CHECK(!stream.usedPolicy());
+    // no seed in it: another seed gives the same stream
+    sim::StreamOptions other;
+    other.seed = 7;
+    auto again = drain(p, other);
+    REQUIRE(again.size() == records.size());
+    for (std::size_t i = 0; i < again.size(); ++i) CHECK(again[i].address == records[i].address);
+  }
+}
+
+TEST_CASE("stored values: prefix sums, vector stores, overwrites the analysis cannot follow, reallocation", "[sim][stored-values]") {
+  trace::Trace t = test::analyzeSource(R"(
+#include <stdlib.h>
+int unknown(int);
+double a[1000];
+double out;
+int main(void) {
+  int *len = malloc(64 * sizeof(int));
+  int *start = malloc(65 * sizeof(int));
+  int *perm = malloc(512 * sizeof(int));
+  for (int i = 0; i < 64; i++) len[i] = i % 3;
+  start[0] = 0;
+  for (int i = 0; i < 64; i++) start[i + 1] = start[i] + len[i];
+  for (int i = 0; i < 512; i++) perm[i] = 511 - i;
+  perm[7] = unknown(7);
+  for (int r = 0; r < 64; r++)
+    for (int j = start[r]; j < start[r + 1]; j++) out += a[j];
+  for (int i = 0; i < 512; i++) out += a[perm[i]];
+  free(perm);
+  perm = malloc(512 * sizeof(int));
+  out += a[perm[3]];
+  return 0;
+}
+)");
+  for (sim::RegisterModel model : {sim::RegisterModel::O0, sim::RegisterModel::O2}) {
+    INFO((model == sim::RegisterModel::O0 ? "O0" : "O2"));
+    sim::Program p = compile(t, model);
+    sim::AddressStream stream(p, {});
+    std::vector<sim::Record> records, buffer(4096);
+    while (std::size_t n = stream.next(buffer.data(), buffer.size())) records.insert(records.end(), buffer.begin(), buffer.begin() + n);
+    std::uint32_t aContainer = 0;
+    for (const auto& c : t.containers)
+      if (c.name == "a") aContainer = static_cast<std::uint32_t>(c.id);
+    const std::uint64_t a = *stream.baseOf(aContainer);
+    // the row loop runs start[r] .. start[r + 1]: the prefix sums of i % 3 (63 rows: 63 reads of a[j], in order)
+    std::vector<std::uint64_t> rows, gathers;
+    for (const auto& rec : records) {
+      if (t.events[rec.tag].text == "a[j]") rows.push_back(rec.address);
+      if (t.events[rec.tag].text == "a[perm[i]]") gathers.push_back(rec.address);
+    }
+    REQUIRE(rows.size() == 63);
+    for (std::size_t j = 0; j < rows.size(); ++j) CHECK(rows[j] == a + 8 * j);
+    // perm[i] = 511 - i (vectorised at O2: each lane's value), except perm[7], which unknown() wrote
+    REQUIRE(gathers.size() == 512);
+    for (std::size_t i = 0; i < gathers.size(); ++i)
+      if (i != 7) CHECK(gathers[i] == a + 8 * (511 - i));
+    // perm[7] and the new block's perm[3] found nothing stored: drawn
+    CHECK(stream.storedValueUse().drawn == 2);
+    CHECK(stream.storedValueUse().boundsModelled == 0);
+  }
 }

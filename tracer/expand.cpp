@@ -276,6 +276,7 @@ class Expander {
         if (b.base.is_zero())
           for (const auto& s : in.subscripts) e.subscripts.push_back(resolve(s, a).expand());
         if (e.mode == ir::AccessMode::Write) setStored(e, in.stored, copiedIn(in), out_.events);
+        if (in.storedFormula) e.storedFormula = resolve(*in.storedFormula, a).expand();
         std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
                           std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + (e.loopHeader ? "|header" : "");
         lastIn_ = e.summary;

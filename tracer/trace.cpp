@@ -127,6 +127,7 @@ void setStored(Event& e, const ir::StoredValue& stored, std::optional<std::size_
 }
 
 void foldStored(Event& kept, const Event& again) {
+  if (kept.storedFormula && (!again.storedFormula || !kept.storedFormula->is_equal(*again.storedFormula))) kept.storedFormula.reset();
   if (kept.stored == again.stored && kept.copyOf == again.copyOf) return;
   kept.stored = {};
   kept.copyOf.reset();

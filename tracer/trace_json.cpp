@@ -70,6 +70,7 @@ ordered_json accessJson(const Event& e) {
     if (e.stored.splat) j["splat"] = *e.stored.splat;
     if (e.copyOf) j["copy_of"] = *e.copyOf;
   }
+  if (e.storedFormula) j["value"] = sym::print(*e.storedFormula);
   const Classification& c = e.classification;
   j["class"] = std::string(toString(c.kind));
   j["stride_bytes"] = c.strideBytes ? ordered_json(sym::print(*c.strideBytes)) : ordered_json(nullptr);
@@ -525,6 +526,11 @@ Trace readTraceJson(const std::string& text) {
       e.loopHeader = r.get<bool>(j, "loop_header", where);
       e.multiplicity = r.get<std::size_t>(j, "multiplicity", where);
       readStored(r, j, where, e, t.events);
+      // Added within version 5: the integer a write stores, as a formula (optional).
+      if (j.contains("value")) {
+        if (e.mode != ir::AccessMode::Write) throw TraceFormatError(where + ".value: only writes store a value");
+        e.storedFormula = r.expr(j, "value", where);
+      }
       Classification& c = e.classification;
       c.kind = parseEnum<AccessClass>(r.get<std::string>(j, "class", where), parseAccessClass, where + ".class");
       if (!r.member(j, "stride_bytes", where).is_null()) c.strideBytes = r.expr(j, "stride_bytes", where);

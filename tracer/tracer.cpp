@@ -308,6 +308,7 @@ class Tracer {
     e.text = a.text;
     e.loopHeader = header;
     if (a.mode == ir::AccessMode::Write) setStored(e, a.stored, previous, trace_.events);
+    if (a.mode == ir::AccessMode::Write && a.storedFormula) e.storedFormula = resolve(*a.storedFormula, frame);
     std::string key = std::to_string(scope) + "|" + std::to_string(e.container) + "|" + sym::print(e.offset) + "|" +
                       std::string(ir::toString(e.mode)) + "|" + std::to_string(e.bytes) + (header ? "|header" : "");
     if (auto it = dedup_.find(key); it != dedup_.end()) {

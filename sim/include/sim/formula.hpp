@@ -2,6 +2,7 @@
 // evaluated for every access: a linear fast path, a small stack machine otherwise.
 #pragma once
 
+#include "sim/value_memory.hpp"
 #include "symbolic/expr.hpp"
 
 #include <cstdint>
@@ -43,21 +44,33 @@ class Formula {
 
   /// Value with iterator values "slots"; must not depend on data.
   std::int64_t evaluate(const std::int64_t* slots) const;
+  /// The data it depends on is only loads of containers the scope named (no value the analysis
+  /// lost): evaluate(slots, memory) can give its value.
+  bool readsMemory() const { return dependsOnData_ && !opaque_; }
+  /// Containers it loads from (Load instructions), in code order.
+  std::vector<std::uint32_t> loadedContainers() const;
+  /// Value with iterator values "slots" and loads answered by "memory"; nullopt when a load has no
+  /// value there or the formula holds a value the analysis lost.
+  std::optional<std::int64_t> evaluate(const std::int64_t* slots, const ValueMemory& memory) const;
 
  private:
   friend class FormulaCompiler;
   /* Holds a value that needs data; 0 stands in for it in the code. */
   void markDependsOnData() {
     dependsOnData_ = true;
+    opaque_ = true;
     code_.push_back({Op::Const, 0});
   }
-  enum class Op : std::uint8_t { Const, Slot, Add, Mul, Neg, IDiv, IMod, Min, Max, Pow };
+  enum class Op : std::uint8_t { Const, Slot, Add, Mul, Neg, IDiv, IMod, Min, Max, Pow, Load };
   struct Instruction {
     Op op;
-    std::int64_t value;  // Const: the number; Slot: the slot; Pow: the exponent
+    std::int64_t value;  // Const: the number; Slot: the slot; Pow: the exponent; Load: the container
   };
+  template <typename Load>
+  std::optional<std::int64_t> run(const std::int64_t* slots, const Load& load) const;
   bool linear_ = true;
   bool dependsOnData_ = false;
+  bool opaque_ = false;  // holds a value the analysis lost (an unknown, a load of a container not in the scope)
   bool truncated_ = false;
   std::int64_t constant_ = 0;
   std::vector<std::pair<int, std::int64_t>> terms_;
@@ -69,6 +82,7 @@ class Formula {
 struct FormulaScope {
   std::map<std::string, int> iteratorSlots;
   std::map<std::string, std::int64_t> parameters;
+  std::map<std::string, std::uint32_t> containers;  // loads of these compile to Load instructions
 };
 
 /// Why a formula could not be compiled: a parameter without a value, or a non-integer.

@@ -28,6 +28,12 @@ struct AccessOp {
   std::int64_t drawStride = 0;  // randomOffset: bytes per element of the drawn index (the struct size)
   std::uint32_t repeat = 1;     // identical accesses of one iteration (O0 multiplicity)
   std::uint32_t scalarBytes = 0;  // bytes of the source access before vectorisation
+  // A write to a container the program reads as an index or a bound (Program::valueContainers):
+  // the stream keeps the integer it stores ("value", when readsMemory or data-free), or forgets
+  // what was there (hasValue false). Such writes keep their loop off the fast paths.
+  bool recordsValue = false;
+  bool hasValue = false;
+  Formula value;
 };
 
 struct AllocOp {
@@ -52,6 +58,7 @@ struct LoopOp {
   std::string library;              // the memset/memcpy the compiler made of this loop (its loop decisions no longer apply), else empty
   bool tripsFromData = false;       // bounds hold loaded values: tripsWhenUnknown iterations
   std::int64_t tripsWhenUnknown = 1;
+  bool tripsGiven = false;          // tripsWhenUnknown is the user's (--trips): it wins over stored bounds
   // CSR-style segment loop: start = load(c, k*e), end = load(c, (k+1)*e): iteration range
   // [k*segmentLength, (k+1)*segmentLength) with k = start formula / e.
   bool segment = false;
@@ -111,6 +118,11 @@ struct DrawGroup {
   // structure): one run of the loop visits distinct elements, as a chase that revisits never ends.
   bool distinct = false;
   std::string index;     // the index as printed (diagnostics, tests)
+  // The index holds only loads of containers whose stored values the stream keeps: it is read
+  // from them ("indexFormula"), and drawn only where no value was stored.
+  bool fromStoredValues = false;
+  Formula indexFormula;
+  std::string where;     // the first access through it, "x[col[j]] at file:line:col" (notes)
 };
 
 struct Program {
@@ -119,6 +131,7 @@ struct Program {
   Block body;     // the entry functions, one FrameOp each
   int slots = 0;  // loop slots used
   std::vector<DrawGroup> draws;
+  std::vector<bool> valueContainers;  // per container: read as data by some index or bound, so its stored integers are kept
   std::vector<std::string> notes;  // modelling choices that make the result approximate
   bool approximate = false;
 };

@@ -8,6 +8,7 @@
 #include "sim/placement.hpp"
 #include "sim/program.hpp"
 #include "sim/repeating_loops.hpp"
+#include "sim/value_memory.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -100,6 +101,13 @@ class AddressStream {
   const RepeatPoint& repeatPoint() const { return repeatPoint_; }
   /// Right after a repeat point: skip "count" (at most remaining) whole iterations of its loop.
   void skipIterations(std::int64_t count);
+  /// Indexes and loop bounds read from the values the program stored ("read"), and those that
+  /// found no stored value and were drawn or modelled instead ("drawn"), so far.
+  struct StoredValueUse {
+    std::uint64_t read = 0, drawn = 0, boundsRead = 0, boundsModelled = 0;
+    std::vector<std::uint64_t> drawnByGroup;  // per Program::draws group
+  };
+  const StoredValueUse& storedValueUse() const { return indexes_; }
   /// With lazy binding, the library functions the program called so far (docs/register-model.md, "Lazy binding").
   const LazyBinding* binding() const { return binding_ ? &*binding_ : nullptr; }
 
@@ -188,6 +196,9 @@ class AddressStream {
     std::uint64_t position = 0;   // distinct groups: draws made in this run
   };
   std::vector<Draw> draws_;  // per Program::draws group
+  ValueMemory values_;       // the integers stored in Program::valueContainers
+  std::optional<std::int64_t> lastOffset_;  // offset in its container of the access addressOf placed last (none: drawn)
+  StoredValueUse indexes_;
   std::uint64_t rng_;
   std::uint64_t lazyNext_;
   bool usedPolicy_ = false;
@@ -206,6 +217,7 @@ class AddressStream {
   void layoutFrame(const Block& body);
   std::uint64_t baseFor(std::uint32_t container);
   std::uint64_t addressOf(const AccessOp& a);
+  void recordValue(const AccessOp& a, Phase phase);
   std::uint64_t drawOf(std::uint32_t group, std::uint64_t elements);
   void startIteration(int slot) { iteration_[static_cast<std::size_t>(slot)] = ++iterations_; }
   void execute(const Op& op);

@@ -150,6 +150,9 @@ struct Event {
   /// in "copyOf" (the access just before it; Unknown when that cannot be named).
   ir::StoredValue stored;
   std::optional<std::size_t> copyOf;
+  /// Writes of integers: the value stored as a formula (ir::Access::storedFormula), in this
+  /// trace's symbols; none when two writes folded into this event store different values.
+  std::optional<sym::Expr> storedFormula;
   Classification classification;
   // Alloc
   ir::AllocFunction function = ir::AllocFunction::Malloc;

@@ -96,6 +96,10 @@ struct Access {
   std::string text;      // source text of the access, e.g. "B[k][j]"
   SourceLoc loc;
   StoredValue stored;    // writes only
+  /// Writes of integers: the value stored, as a formula of iterators, parameters and loads,
+  /// when the analysis follows it (`col[nnz] = (r + 97 * b) % n`). simulate keeps such values of
+  /// the containers later read as indexes or bounds (docs/register-model.md, "Values the program stored").
+  std::optional<sym::Expr> storedFormula;
 };
 
 enum class AllocFunction { Malloc, Calloc, Realloc, AlignedAlloc, PosixMemalign, StackArray, StaticArray };
