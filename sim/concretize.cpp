@@ -263,7 +263,8 @@ class Compiler {
         a.tag = static_cast<std::uint32_t>(index);
         a.container = static_cast<std::uint32_t>(e.container);
         a.sizeBytes = compile(e.sizeBytes, "the size of " + trace_.containers[e.container].name + " at " + e.loc.str());
-        if (a.sizeBytes.dependsOnData()) note("the size of " + trace_.containers[e.container].name + " depends on data");
+        // A size loaded from values the program stored is read by the stream (a note says when it finds none).
+        if (a.sizeBytes.dependsOnData() && !a.sizeBytes.readsMemory()) note("the size of " + trace_.containers[e.container].name + " depends on data");
         a.alignment = e.alignment;
         a.function = callocAllocs_.count(index) ? ir::AllocFunction::Calloc : e.function;
         if (auto it = options_.align.find(trace_.containers[e.container].name); it != options_.align.end()) a.alignment = it->second;
@@ -297,6 +298,8 @@ class Compiler {
         keep(loop->start);
         keep(loop->end);
         keep(loop->step);
+      } else if (auto* alloc = std::get_if<AllocOp>(&op.value)) {
+        keep(alloc->sizeBytes);
       }
     });
     for (bool grew = true; grew;) {  // values computed from other kept containers' values

@@ -181,9 +181,15 @@ void collectStoredValues(SimulationResult& result, const AddressStream& stream, 
     if (use.drawnByGroup[g] > 0)
       result.notes.push_back("data-dependent offsets (" + program.draws[g].where + ") found no integer the program stored in " +
                              std::to_string(use.drawnByGroup[g]) + " reads: drawn one element per index and iteration");
-  if (use.read + use.boundsRead > 0)
-    result.notes.push_back("indexes (" + std::to_string(use.read) + " reads) and loop bounds (" + std::to_string(use.boundsRead) +
-                           " loop entries) taken from the integers the program stored");
+  if (use.read + use.boundsRead + use.sizesRead > 0)
+    result.notes.push_back("indexes (" + std::to_string(use.read) + " reads), loop bounds (" + std::to_string(use.boundsRead) +
+                           " loop entries) and allocation sizes (" + std::to_string(use.sizesRead) +
+                           ") taken from the integers the program stored");
+  if (use.sizesModelled > 0) {
+    result.approximate = true;
+    result.notes.push_back("allocation sizes that found no stored integer (" + std::to_string(use.sizesModelled) +
+                           " allocations) took the container's planned size");
+  }
   if (use.drawn > 0) result.approximate = true;
   if (use.boundsModelled > 0) {
     result.approximate = true;

@@ -85,7 +85,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       loopEntry_(kMaxSlots, 0),
       draws_(program.draws.size()),
       values_(program.containers.size()),
-      indexes_{0, 0, 0, 0, std::vector<std::uint64_t>(program.draws.size(), 0)},
+      indexes_{0, 0, 0, 0, 0, 0, std::vector<std::uint64_t>(program.draws.size(), 0)},
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
   if (options.binding.lazy) binding_.emplace(processLayout(options), options.binding.libm);
@@ -248,7 +248,16 @@ std::uint64_t AddressStream::drawOf(std::uint32_t group, std::uint64_t elements)
 void AddressStream::allocate(const AllocOp& a) {
   const ContainerPlan& plan = program_.containers[a.container];
   std::uint64_t address;
-  std::int64_t bytes = a.sizeBytes.dependsOnData() ? std::max<std::int64_t>(plan.sizeBytes, 0) : a.sizeBytes.evaluate(slots_.data());
+  std::int64_t bytes = 0;
+  if (!a.sizeBytes.dependsOnData()) {
+    bytes = a.sizeBytes.evaluate(slots_.data());
+  } else if (auto stored = a.sizeBytes.readsMemory() ? a.sizeBytes.evaluate(slots_.data(), values_) : std::nullopt) {
+    bytes = *stored;  // malloc(nnz * sizeof(int)) with nnz = rowptr[n]
+    ++indexes_.sizesRead;
+  } else {
+    bytes = std::max<std::int64_t>(plan.sizeBytes, 0);
+    if (a.sizeBytes.readsMemory()) ++indexes_.sizesModelled;
+  }
   bytes = std::max<std::int64_t>(bytes, 0);
   switch (a.function) {
     case ir::AllocFunction::StaticArray: address = staticAddress_[a.container]; break;

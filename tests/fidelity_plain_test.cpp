@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <regex>
@@ -119,4 +120,24 @@ TEST_CASE("every corpus program is analysed and says its sizes and decision", "[
     CHECK(r.exitCode == 0);
   }
   CHECK(programs >= 30);  // issue 8's corpus size
+}
+
+TEST_CASE("a CSR product over indexes the program computed agrees with Cachegrind", "[fidelity][fidelity-plain][stored-values]") {
+  // x[col[j]] and the row bounds come from values main stored: drawn at random, the prediction
+  // was several times Cachegrind's misses; read back, it is the program's own stream.
+  std::string dir = test::tempDir();
+  REQUIRE(shell("bench/fidelity_plain.sh --quick --only spmv_csr --compiler gcc --json '" + dir + "/summary.json' '" +
+                CATS_STATIC_BINARY + "' > '" + dir + "/table' 2>&1") == 0);
+  INFO(test::readFile(dir + "/table"));
+  json doc = json::parse(test::readFile(dir + "/summary.json"));
+  REQUIRE(doc["rows"].size() == 1);
+  const json& row = doc["rows"][0];
+  REQUIRE(row["status"] == "ok");
+  CHECK(row["size"] == 20000);
+  for (const char* key : {"D1_misses", "LL_misses"}) {
+    INFO(key);
+    const json& cell = row["total"][key];
+    CHECK(cell["cachegrind"].get<long>() > 50000);
+    CHECK(std::abs(cell["deviation"].get<double>()) < 2.0);
+  }
 }

@@ -104,7 +104,7 @@ class AddressStream {
   /// Indexes and loop bounds read from the values the program stored ("read"), and those that
   /// found no stored value and were drawn or modelled instead ("drawn"), so far.
   struct StoredValueUse {
-    std::uint64_t read = 0, drawn = 0, boundsRead = 0, boundsModelled = 0;
+    std::uint64_t read = 0, drawn = 0, boundsRead = 0, boundsModelled = 0, sizesRead = 0, sizesModelled = 0;
     std::vector<std::uint64_t> drawnByGroup;  // per Program::draws group
   };
   const StoredValueUse& storedValueUse() const { return indexes_; }
