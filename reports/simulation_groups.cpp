@@ -68,11 +68,16 @@ std::string groupName(const trace::Trace& t, std::size_t event, GroupBy by, cons
   return keyOf(t, t.events.at(event), by, plan);
 }
 
-bool eventIsApproximate(const trace::Trace& t, std::size_t event) {
+bool eventIsApproximate(const trace::Trace& t, std::size_t event, const sim::SimulationResult* result) {
   const trace::Event& e = t.events.at(event);
-  if (e.classification.approximate || e.classification.kind == trace::AccessClass::Indirect) return true;
-  for (std::optional<std::size_t> s = e.scope; s; s = t.scopes.at(*s).parent)
-    if (scopeIsApproximate(t.scopes.at(*s))) return true;
+  const bool indexRead = result && result->indexesFromStoredValues.count(event) != 0;  // every index the program's own
+  if (e.classification.approximate || (e.classification.kind == trace::AccessClass::Indirect && !indexRead)) return true;
+  for (std::optional<std::size_t> s = e.scope; s; s = t.scopes.at(*s).parent) {
+    const trace::Scope& scope = t.scopes.at(*s);
+    const bool boundsRead = result && scope.kind == trace::ScopeKind::Loop && result->boundsFromStoredValues.count(*s) != 0 &&
+                            scope.opaqueReason.empty() && !scope.earlyExit;
+    if (scopeIsApproximate(scope) && !boundsRead) return true;
+  }
   return false;
 }
 
@@ -92,7 +97,7 @@ std::vector<Group> groupEvents(const trace::Trace& t, const sim::SimulationResul
       g.levels.resize(levels);
     }
     for (std::size_t k = 0; k < levels; ++k) g.levels[k] += result.byEvent[e][k];
-    g.approximate = g.approximate || eventIsApproximate(t, e);
+    g.approximate = g.approximate || eventIsApproximate(t, e, &result);
   }
   std::vector<Group> out;
   out.reserve(groups.size());

@@ -173,18 +173,44 @@ void collectBinding(SimulationResult& result, const AddressStream& stream) {
   }
 }
 
+/* Calls "visit" on every access of "program", nested ones included. */
+template <typename Visit>
+void forEachAccess(const Program& program, const Visit& visit) {
+  std::function<void(const Block&)> walk = [&](const Block& block) {
+    for (const Op& op : block) {
+      if (const auto* a = std::get_if<AccessOp>(&op.value)) visit(*a);
+      else if (const auto* loop = std::get_if<LoopOp>(&op.value))
+        for (const Block* b : {&loop->pre, &loop->header, &loop->body, &loop->post}) walk(*b);
+      else if (const auto* branch = std::get_if<BranchOp>(&op.value))
+        for (const Arm& arm : branch->arms) walk(arm.body);
+      else if (const auto* frame = std::get_if<FrameOp>(&op.value))
+        walk(frame->body);
+    }
+  };
+  walk(program.statics);
+  walk(program.body);
+}
+
 /* What the stream read from the integers the program stored (docs/register-model.md, "Values the
    program stored"): exact where found, modelled (and said so) where none was stored. */
 void collectStoredValues(SimulationResult& result, const AddressStream& stream, const Program& program) {
   const AddressStream::StoredValueUse& use = stream.storedValueUse();
+  std::vector<bool> exactGroup(program.draws.size(), false);
+  for (std::size_t g = 0; g < program.draws.size() && g < use.readByGroup.size(); ++g)
+    exactGroup[g] = program.draws[g].fromStoredValues && use.readByGroup[g] > 0 && use.drawnByGroup[g] == 0;
+  forEachAccess(program, [&](const AccessOp& a) {
+    if (a.randomOffset && a.draw < exactGroup.size() && exactGroup[a.draw]) result.indexesFromStoredValues.insert(a.tag);
+  });
+  for (const auto& [scope, counts] : use.boundsByLoop)
+    if (counts.first > 0 && counts.second == 0) result.boundsFromStoredValues.insert(scope);
   for (std::size_t g = 0; g < use.drawnByGroup.size() && g < program.draws.size(); ++g)
     if (use.drawnByGroup[g] > 0)
       result.notes.push_back("data-dependent offsets (" + program.draws[g].where + ") found no integer the program stored in " +
                              std::to_string(use.drawnByGroup[g]) + " reads: drawn one element per index and iteration");
-  if (use.read + use.boundsRead + use.sizesRead > 0)
-    result.notes.push_back("indexes (" + std::to_string(use.read) + " reads), loop bounds (" + std::to_string(use.boundsRead) +
-                           " loop entries) and allocation sizes (" + std::to_string(use.sizesRead) +
-                           ") taken from the integers the program stored");
+  std::string taken;
+  for (const auto& [count, what] : {std::pair{use.read, " indexes"}, {use.boundsRead, " loop entries' bounds"}, {use.sizesRead, " allocation sizes"}})
+    if (count > 0) taken += (taken.empty() ? "" : ", ") + std::to_string(count) + what;
+  if (!taken.empty()) result.notes.push_back("read from the integers the program stored (exact): " + taken);
   if (use.sizesModelled > 0) {
     result.approximate = true;
     result.notes.push_back("allocation sizes that found no stored integer (" + std::to_string(use.sizesModelled) +

@@ -85,7 +85,7 @@ AddressStream::AddressStream(const Program& program, const StreamOptions& option
       loopEntry_(kMaxSlots, 0),
       draws_(program.draws.size()),
       values_(program.containers.size()),
-      indexes_{0, 0, 0, 0, 0, 0, std::vector<std::uint64_t>(program.draws.size(), 0)},
+      indexes_{0, 0, 0, 0, 0, 0, std::vector<std::uint64_t>(program.draws.size(), 0), std::vector<std::uint64_t>(program.draws.size(), 0), {}},
       rng_(options.seed * 0x9E3779B97F4A7C15ull + 1),
       lazyNext_(options.layout.parameterBase) {
   if (options.binding.lazy) binding_.emplace(processLayout(options), options.binding.libm);
@@ -175,6 +175,7 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
   if (stored && *stored >= 0 && (size <= 0 || static_cast<std::uint64_t>(*stored) < elements)) {
     element = static_cast<std::uint64_t>(*stored);  // the program's own index
     ++indexes_.read;
+    ++indexes_.readByGroup[a.draw];
     lastOffset_ = static_cast<std::int64_t>(element * stride) + a.offset.evaluate(slots_.data());
   } else {
     usedPolicy_ = true;
@@ -321,7 +322,10 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     storedStart = loop.start.evaluate(slots_.data(), values_);
     storedEnd = loop.end.evaluate(slots_.data(), values_);
     storedStep = loop.step.evaluate(slots_.data(), values_);
-    ++(storedStart && storedEnd && storedStep ? indexes_.boundsRead : indexes_.boundsModelled);
+    const bool read = storedStart && storedEnd && storedStep;
+    ++(read ? indexes_.boundsRead : indexes_.boundsModelled);
+    auto& perLoop = indexes_.boundsByLoop[loop.scope];
+    ++(read ? perLoop.first : perLoop.second);
   }
   if (storedStart && storedEnd && storedStep) {
     start = *storedStart;

@@ -541,3 +541,17 @@ int main(void) {
     CHECK(stream.storedValueUse().boundsModelled == 0);
   }
 }
+
+TEST_CASE("a simulation whose indexes and bounds all came from stored values is not marked approximate", "[sim][stored-values][reports]") {
+  auto exact = test::runCli("simulate examples/spmv-csr -D ROWS=200");
+  REQUIRE(exact.exitCode == 0);
+  CHECK(exact.out.find("approximate") == std::string::npos);
+  CHECK(exact.out.find(" ~ ") == std::string::npos);  // no group marked as guessed
+  CHECK(exact.out.find("read from the integers the program stored (exact): 1000 indexes, 200 loop entries' bounds") != std::string::npos);
+  // tests/inputs/summaries/calls.c reads src[idx[i]] from a global array nothing writes: drawn, marked, said where
+  auto drawn = test::runCli("simulate tests/inputs/summaries/calls.c");
+  REQUIRE(drawn.exitCode == 0);
+  CHECK(drawn.out.find("(approximate: see notes)") != std::string::npos);
+  CHECK(drawn.out.find(" ~ ") != std::string::npos);
+  CHECK(drawn.out.find("src[idx[i]] at tests/inputs/summaries/calls.c:13:40) found no integer the program stored in 100 reads") != std::string::npos);
+}

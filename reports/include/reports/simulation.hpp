@@ -40,7 +40,8 @@ std::vector<Group> groupEvents(const trace::Trace& trace, const sim::SimulationR
 std::string groupName(const trace::Trace& trace, std::size_t event, GroupBy by, const sim::CompilationPlan* plan = nullptr);
 
 /// Whether a modelled guess (a drawn offset, a branch policy, an assumed trip count) went into "event".
-bool eventIsApproximate(const trace::Trace& trace, std::size_t event);
+/// With "result", accesses and loops that the integers the program stored made exact are not.
+bool eventIsApproximate(const trace::Trace& trace, std::size_t event, const sim::SimulationResult* result = nullptr);
 
 /// A Cachegrind cost centre: the accesses of one source line in one function of the binary.
 struct LineCost {

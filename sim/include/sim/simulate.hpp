@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,11 @@ struct SimulationResult {
   std::uint64_t warpedAccesses = 0;  // of "accesses", counted by warping over repeating iterations, not simulated one by one
   bool approximate = false;
   std::vector<std::string> notes;
+  // What the integers the program stored made exact (docs/register-model.md, "Values the program
+  // stored"): access events whose every index was read from them, loop scopes whose every entry
+  // read its bounds from them. The reports do not mark these approximate.
+  std::set<std::size_t> indexesFromStoredValues;
+  std::set<std::size_t> boundsFromStoredValues;
 };
 
 /// Called now and then with the number of accesses simulated so far.

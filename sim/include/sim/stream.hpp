@@ -106,6 +106,8 @@ class AddressStream {
   struct StoredValueUse {
     std::uint64_t read = 0, drawn = 0, boundsRead = 0, boundsModelled = 0, sizesRead = 0, sizesModelled = 0;
     std::vector<std::uint64_t> drawnByGroup;  // per Program::draws group
+    std::vector<std::uint64_t> readByGroup;   // per Program::draws group
+    std::unordered_map<std::size_t, std::pair<std::uint64_t, std::uint64_t>> boundsByLoop;  // loop scope -> (read, modelled)
   };
   const StoredValueUse& storedValueUse() const { return indexes_; }
   /// With lazy binding, the library functions the program called so far (docs/register-model.md, "Lazy binding").
