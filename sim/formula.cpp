@@ -65,6 +65,11 @@ std::int64_t Formula::evaluate(const std::int64_t* slots) const {
 std::optional<std::int64_t> Formula::evaluate(const std::int64_t* slots, const ValueMemory& memory) const {
   if (opaque_) return std::nullopt;
   if (linear_) return evaluate(slots);
+  if (singleLoad_) {
+    std::int64_t offset = loadConstant_;
+    for (const auto& [slot, coefficient] : loadTerms_) offset += coefficient * slots[slot];
+    return memory.load(loadContainer_, offset);
+  }
   return run(slots, [&](std::uint32_t container, std::int64_t offset) { return memory.load(container, offset); });
 }
 
@@ -227,6 +232,17 @@ std::variant<Formula, FormulaError> FormulaCompiler::compile(const sym::Expr& e,
   if (!emit(bound, scope, f, error)) return error;
   if (f.dependsOnData_) {
     f.linear_ = false;
+    if (!f.opaque_ && sym::isLoad(bound)) {
+      auto [container, offset] = sym::loadParts(bound);
+      auto known = scope.containers.find(container.get_name());
+      auto inner = compile(offset, scope);
+      if (auto* o = std::get_if<Formula>(&inner); known != scope.containers.end() && o && o->linear_ && !o->truncated_) {
+        f.singleLoad_ = true;
+        f.loadContainer_ = known->second;
+        f.loadConstant_ = o->constant_;
+        f.loadTerms_ = o->terms_;
+      }
+    }
     return f;
   }
   f.linear_ = false;

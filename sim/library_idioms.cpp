@@ -53,7 +53,7 @@ class Rewriter {
         if (d && d->removed) continue;
         for (const DistributedStore& ds : plan_.distributed) {
           if (ds.nest != l->scope) continue;
-          if (auto call = distribute(*l, ds)) (ds.before ? kept : after).push_back(Op{std::move(*call)});
+          if (std::optional<LoopOp> call = distribute(*l, ds)) (ds.before ? kept : after).emplace_back().value = std::move(*call);
           else note("a store split out of its loop as memset (" + ds.reason + ") runs in the source loop: its bounds are not constant here");
         }
         if (!d || d->replacedBy.empty() || !rewrite(*l, *d))

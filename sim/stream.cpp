@@ -273,7 +273,7 @@ void AddressStream::allocate(const AllocOp& a) {
       break;
   }
   if (plan.fixedAddress) address = *plan.fixedAddress;
-  values_.clear(a.container);  // new memory: nothing stored in it yet
+  values_.reset(a.container, static_cast<std::uint64_t>(bytes));  // new memory: nothing stored in it yet
   base_[a.container] = address;
   placed_[a.container] = true;
   if (options_.observer) options_.observer->allocated(a, address, static_cast<std::uint64_t>(bytes));
@@ -281,7 +281,7 @@ void AddressStream::allocate(const AllocOp& a) {
 
 void AddressStream::release(const FreeOp& f) {
   if (!placed_[f.container]) return;
-  values_.clear(f.container);
+  values_.reset(f.container, 0);
   if (options_.observer) options_.observer->freed(f);
   const ContainerPlan& plan = program_.containers[f.container];
   if (plan.kind == ir::ContainerKind::Heap || plan.kind == ir::ContainerKind::Pointee) {

@@ -3,6 +3,7 @@
 #include "sim/formula.hpp"
 #include "sim/permutation.hpp"
 #include "sim/stream.hpp"
+#include "sim/value_memory.hpp"
 #include "support.hpp"
 
 #include <catch2/catch.hpp>
@@ -554,4 +555,37 @@ TEST_CASE("a simulation whose indexes and bounds all came from stored values is 
   CHECK(drawn.out.find("(approximate: see notes)") != std::string::npos);
   CHECK(drawn.out.find(" ~ ") != std::string::npos);
   CHECK(drawn.out.find("src[idx[i]] at tests/inputs/summaries/calls.c:13:40) found no integer the program stored in 100 reads") != std::string::npos);
+}
+
+TEST_CASE("the stored-value memory: an array for aligned slots of known containers, a map for the rest", "[sim][stored-values]") {
+  sim::ValueMemory m(3);
+  m.reset(0, 400);  // 100 ints
+  m.reset(1, 0);    // size unknown: the map
+  CHECK(!m.load(0, 8));
+  m.forget(0, 8);  // nothing known yet: no array made, nothing changes
+  m.store(0, 8, -5);
+  m.store(0, 396, 7);
+  m.store(0, 2, 9);    // not 4-byte aligned: the map
+  m.store(0, 400, 1);  // past the end: the map
+  m.store(1, 1 << 20, 3);
+  CHECK(m.load(0, 8) == std::optional<std::int64_t>(-5));
+  CHECK(m.load(0, 396) == std::optional<std::int64_t>(7));
+  CHECK(m.load(0, 2) == std::optional<std::int64_t>(9));
+  CHECK(m.load(0, 400) == std::optional<std::int64_t>(1));
+  CHECK(!m.load(0, 4));
+  CHECK(m.load(1, 1 << 20) == std::optional<std::int64_t>(3));
+  CHECK(!m.load(2, 0));
+  CHECK(!m.load(7, 0));  // no such container
+  m.forget(0, 8);
+  CHECK(!m.load(0, 8));
+  CHECK(m.load(0, 396) == std::optional<std::int64_t>(7));
+  m.clear(0);  // a write nobody can place
+  CHECK(!m.load(0, 396));
+  CHECK(!m.load(0, 2));
+  m.store(0, 0, 4);
+  CHECK(m.load(0, 0) == std::optional<std::int64_t>(4));
+  m.reset(0, 40);  // reallocated smaller: nothing known, offsets past 40 go to the map
+  CHECK(!m.load(0, 0));
+  m.store(0, 396, 8);
+  CHECK(m.load(0, 396) == std::optional<std::int64_t>(8));
 }

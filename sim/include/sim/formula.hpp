@@ -70,12 +70,18 @@ class Formula {
   std::optional<std::int64_t> run(const std::int64_t* slots, const Load& load) const;
   bool linear_ = true;
   bool dependsOnData_ = false;
-  bool opaque_ = false;  // holds a value the analysis lost (an unknown, a load of a container not in the scope)
   bool truncated_ = false;
   std::int64_t constant_ = 0;
   std::vector<std::pair<int, std::int64_t>> terms_;
   std::vector<Instruction> code_;
   std::vector<int> slots_;
+  // The whole formula is load(container, linear offset) (an index x[col[j]], a bound rowptr[r]):
+  // evaluated without the stack machine.
+  std::vector<std::pair<int, std::int64_t>> loadTerms_;
+  std::int64_t loadConstant_ = 0;
+  std::uint32_t loadContainer_ = 0;
+  bool singleLoad_ = false;
+  bool opaque_ = false;  // holds a value the analysis lost (an unknown, a load of a container not in the scope)
 };
 
 /// Symbol values for compilation: iterators map to slots, parameters to numbers.
