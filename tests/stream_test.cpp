@@ -15,12 +15,17 @@ using namespace cats;
 
 namespace {
 
-std::vector<sim::Record> drain(const sim::Program& program, const sim::StreamOptions& options = {}, std::size_t capacity = 4096) {
-  sim::AddressStream stream(program, options);
+/* Every record "stream" makes, "capacity" at a time. */
+std::vector<sim::Record> drainStream(sim::AddressStream& stream, std::size_t capacity = 4096) {
   std::vector<sim::Record> all;
   std::vector<sim::Record> buffer(capacity);
   while (std::size_t n = stream.next(buffer.data(), buffer.size())) all.insert(all.end(), buffer.begin(), buffer.begin() + n);
   return all;
+}
+
+std::vector<sim::Record> drain(const sim::Program& program, const sim::StreamOptions& options = {}, std::size_t capacity = 4096) {
+  sim::AddressStream stream(program, options);
+  return drainStream(stream, capacity);
 }
 
 sim::Program compile(const trace::Trace& t, sim::RegisterModel model, std::map<std::string, std::int64_t> bindings = {}) {
@@ -224,9 +229,7 @@ TEST_CASE("indirect accesses are drawn from a seeded distribution over the conta
   {
     // col holds values the analysis cannot follow: every x[col[j]] is drawn, and the stream says so.
     sim::AddressStream stream(p, {});
-    std::vector<sim::Record> buffer(4096);
-    while (stream.next(buffer.data(), buffer.size()) != 0) {
-    }
+    drainStream(stream);
     CHECK(stream.usedPolicy());
     CHECK(stream.storedValueUse().drawn == 500);
     CHECK(stream.storedValueUse().read == 0);
@@ -465,8 +468,7 @@ TEST_CASE("indexes and loop bounds the program stored are read back, not drawn",
     sim::Program p = compile(t, model);
     CHECK(!p.approximate);
     sim::AddressStream stream(p, {});
-    std::vector<sim::Record> records, buffer(64);
-    while (std::size_t n = stream.next(buffer.data(), buffer.size())) records.insert(records.end(), buffer.begin(), buffer.begin() + n);
+    std::vector<sim::Record> records = drainStream(stream, 64);
     // x[col[j]] in the order spmv reads it: row r, nonzero b reads x[(r + 97 b) % ROWS].
     std::uint32_t xContainer = 0;
     for (const auto& c : t.containers)
@@ -519,8 +521,7 @@ int main(void) {
     INFO((model == sim::RegisterModel::O0 ? "O0" : "O2"));
     sim::Program p = compile(t, model);
     sim::AddressStream stream(p, {});
-    std::vector<sim::Record> records, buffer(4096);
-    while (std::size_t n = stream.next(buffer.data(), buffer.size())) records.insert(records.end(), buffer.begin(), buffer.begin() + n);
+    std::vector<sim::Record> records = drainStream(stream);
     std::uint32_t aContainer = 0;
     for (const auto& c : t.containers)
       if (c.name == "a") aContainer = static_cast<std::uint32_t>(c.id);
