@@ -80,7 +80,7 @@ class ValueMemory {
   }
 
  private:
-  static constexpr std::uint64_t kDenseSlots = std::uint64_t{1} << 26;  // containers up to 256 MiB kept in an array
+  static constexpr std::uint64_t kDenseSlots = std::uint64_t{1} << 24;  // containers up to 64 MiB kept in an array
   struct Values {
     std::uint64_t bytes = 0;
     std::vector<std::int64_t> dense;   // per 4-byte slot
