@@ -217,10 +217,10 @@ class LeavesEarly : public clang::RecursiveASTVisitor<LeavesEarly> {
   }
 };
 
-bool holds(const clang::Stmt* outer, const clang::Stmt* inner) {
+bool encloses(const clang::Stmt* outer, const clang::Stmt* inner) {
   if (outer == inner) return true;
   for (const clang::Stmt* child : outer->children())
-    if (child && holds(child, inner)) return true;
+    if (child && encloses(child, inner)) return true;
   return false;
 }
 
@@ -231,9 +231,9 @@ std::optional<Induction> nestedInduction(const clang::VarDecl* var, const clang:
                                          const KnownCall& knownCall) {
   for (const clang::Stmt* s : topLevel(body)) {
     const auto* inner = dyn_cast<clang::ForStmt>(s);
-    if (!inner || !holds(inner, at)) continue;
-    if (!countedFor(inner, ast, knownCall)) return std::nullopt;
+    if (!inner || !encloses(inner, at)) continue;
     InductionScan scan = scanInductions(inner->getCond(), inner->getBody(), inner->getInc(), ast, knownCall);
+    if (!countedFor(inner, scan, ast)) return std::nullopt;
     for (const Induction& ind : scan.inductions) {
       if (ind.update.var != var) continue;
       if (ind.where == Induction::Where::Condition) return std::nullopt;  // runs once more than the body
@@ -251,11 +251,15 @@ std::optional<Induction> nestedInduction(const clang::VarDecl* var, const clang:
 
 std::optional<CountedFor> countedFor(const clang::Stmt* loop, clang::ASTContext& ast, const KnownCall& knownCall) {
   const auto* f = dyn_cast<clang::ForStmt>(loop);
-  if (!f || !f->getInit() || !f->getCond()) return std::nullopt;
+  if (!f) return std::nullopt;
+  return countedFor(f, scanInductions(f->getCond(), f->getBody(), f->getInc(), ast, knownCall), ast);
+}
+
+std::optional<CountedFor> countedFor(const clang::ForStmt* f, const InductionScan& scan, clang::ASTContext& ast) {
+  if (!f->getInit() || !f->getCond()) return std::nullopt;
   LeavesEarly leaves;
   leaves.TraverseStmt(const_cast<clang::Stmt*>(f->getBody()));
   if (leaves.found) return std::nullopt;
-  InductionScan scan = scanInductions(f->getCond(), f->getBody(), f->getInc(), ast, knownCall);
   auto test = matchExitTest(f->getCond(), scan, ast);
   if (!test || test->updatedBeforeTest || !test->otherConjuncts.empty() || test->induction->where == Induction::Where::Condition ||
       !test->induction->through.empty())

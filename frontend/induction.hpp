@@ -75,6 +75,8 @@ struct CountedFor {
   std::set<const clang::VarDecl*> changed;  // every local the loop changes
 };
 std::optional<CountedFor> countedFor(const clang::Stmt* loop, clang::ASTContext& ast, const KnownCall& knownCall);
+/// The same with the loop's induction scan already made.
+std::optional<CountedFor> countedFor(const clang::ForStmt* loop, const InductionScan& scan, clang::ASTContext& ast);
 
 /// True if "e" calls (other than a "knownCall"), has side effects, names a local in "changed" or
 /// (with "memoryVaries") reads memory. A bound read from memory counts as invariant, as in a for

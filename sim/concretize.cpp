@@ -6,7 +6,6 @@
 #include "register_model.hpp"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -293,7 +292,7 @@ class Compiler {
     };
     for (const DrawGroup& g : program_.draws)
       if (g.fromStoredValues) keep(g.indexFormula);
-    forEachOp([&](Op& op) {
+    program_.forEachOp([&](Op& op) {
       if (auto* loop = std::get_if<LoopOp>(&op.value)) {
         keep(loop->start);
         keep(loop->end);
@@ -304,33 +303,14 @@ class Compiler {
     });
     for (bool grew = true; grew;) {  // values computed from other kept containers' values
       grew = false;
-      forEachOp([&](Op& op) {
+      program_.forEachOp([&](Op& op) {
         if (auto* a = std::get_if<AccessOp>(&op.value); a && a->write && a->hasValue && a->container < kept.size() && kept[a->container])
           grew |= keep(a->value);
       });
     }
-    forEachOp([&](Op& op) {
+    program_.forEachOp([&](Op& op) {
       if (auto* a = std::get_if<AccessOp>(&op.value); a && a->write) a->recordsValue = a->container < kept.size() && kept[a->container];
     });
-  }
-
-  /* Calls "visit" on every operation of the program, nested ones included. */
-  template <typename Visit>
-  void forEachOp(const Visit& visit) {
-    std::function<void(Block&)> walk = [&](Block& block) {
-      for (Op& op : block) {
-        visit(op);
-        if (auto* loop = std::get_if<LoopOp>(&op.value)) {
-          for (Block* b : {&loop->pre, &loop->header, &loop->body, &loop->post}) walk(*b);
-        } else if (auto* branch = std::get_if<BranchOp>(&op.value)) {
-          for (Arm& arm : branch->arms) walk(arm.body);
-        } else if (auto* frame = std::get_if<FrameOp>(&op.value)) {
-          walk(frame->body);
-        }
-      }
-    };
-    walk(program_.statics);
-    walk(program_.body);
   }
 
   /* "a" (data-dependent) as stride * index + rest: accesses through one index in one iteration

@@ -173,24 +173,6 @@ void collectBinding(SimulationResult& result, const AddressStream& stream) {
   }
 }
 
-/* Calls "visit" on every access of "program", nested ones included. */
-template <typename Visit>
-void forEachAccess(const Program& program, const Visit& visit) {
-  std::function<void(const Block&)> walk = [&](const Block& block) {
-    for (const Op& op : block) {
-      if (const auto* a = std::get_if<AccessOp>(&op.value)) visit(*a);
-      else if (const auto* loop = std::get_if<LoopOp>(&op.value))
-        for (const Block* b : {&loop->pre, &loop->header, &loop->body, &loop->post}) walk(*b);
-      else if (const auto* branch = std::get_if<BranchOp>(&op.value))
-        for (const Arm& arm : branch->arms) walk(arm.body);
-      else if (const auto* frame = std::get_if<FrameOp>(&op.value))
-        walk(frame->body);
-    }
-  };
-  walk(program.statics);
-  walk(program.body);
-}
-
 /* What the stream read from the integers the program stored (docs/register-model.md, "Values the
    program stored"): exact where found, modelled (and said so) where none was stored. */
 void collectStoredValues(SimulationResult& result, const AddressStream& stream, const Program& program) {
@@ -198,8 +180,9 @@ void collectStoredValues(SimulationResult& result, const AddressStream& stream, 
   std::vector<bool> exactGroup(program.draws.size(), false);
   for (std::size_t g = 0; g < program.draws.size() && g < use.readByGroup.size(); ++g)
     exactGroup[g] = program.draws[g].fromStoredValues && use.readByGroup[g] > 0 && use.drawnByGroup[g] == 0;
-  forEachAccess(program, [&](const AccessOp& a) {
-    if (a.randomOffset && a.draw < exactGroup.size() && exactGroup[a.draw]) result.indexesFromStoredValues.insert(a.tag);
+  program.forEachOp([&](const Op& op) {
+    const auto* a = std::get_if<AccessOp>(&op.value);
+    if (a && a->randomOffset && a->draw < exactGroup.size() && exactGroup[a->draw]) result.indexesFromStoredValues.insert(a->tag);
   });
   for (const auto& [scope, counts] : use.boundsByLoop)
     if (counts.first > 0 && counts.second == 0) result.boundsFromStoredValues.insert(scope);

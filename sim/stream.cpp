@@ -170,13 +170,14 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
   std::uint64_t stride = static_cast<std::uint64_t>(std::max<std::int64_t>(a.drawStride, 1));
   std::uint64_t elements = size > 0 ? static_cast<std::uint64_t>(size) / stride : 1;
   std::uint64_t element = 0;
+  const std::int64_t rest = a.offset.evaluate(slots_.data());  // the field offset and iterator terms
   const DrawGroup& g = program_.draws[a.draw];
   std::optional<std::int64_t> stored = g.fromStoredValues ? g.indexFormula.evaluate(slots_.data(), values_) : std::nullopt;
   if (stored && *stored >= 0 && (size <= 0 || static_cast<std::uint64_t>(*stored) < elements)) {
     element = static_cast<std::uint64_t>(*stored);  // the program's own index
     ++indexes_.read;
     ++indexes_.readByGroup[a.draw];
-    lastOffset_ = static_cast<std::int64_t>(element * stride) + a.offset.evaluate(slots_.data());
+    lastOffset_ = static_cast<std::int64_t>(element * stride) + rest;
   } else {
     usedPolicy_ = true;
     if (g.fromStoredValues) {
@@ -186,7 +187,7 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
     element = drawOf(a.draw, std::max<std::uint64_t>(elements, 1)) % std::max<std::uint64_t>(elements, 1);
     lastOffset_.reset();
   }
-  return base + element * stride + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
+  return base + element * stride + static_cast<std::uint64_t>(rest);
 }
 
 /* Write "a", whose address was just computed: the value it stores is kept (each lane's, for a

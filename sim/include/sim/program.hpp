@@ -125,6 +125,22 @@ struct DrawGroup {
   std::string where;     // the first access through it, "x[col[j]] at file:line:col" (notes)
 };
 
+/// Calls "visit" on every operation of "block" and of the blocks nested in it, in program order
+/// (a loop's pre, header, body and post blocks; a branch's arms; a frame's body).
+template <typename B, typename Visit>
+void forEachOp(B& block, const Visit& visit) {
+  for (auto& op : block) {
+    visit(op);
+    if (auto* loop = std::get_if<LoopOp>(&op.value)) {
+      for (auto* inner : {&loop->pre, &loop->header, &loop->body, &loop->post}) forEachOp(*inner, visit);
+    } else if (auto* branch = std::get_if<BranchOp>(&op.value)) {
+      for (auto& arm : branch->arms) forEachOp(arm.body, visit);
+    } else if (auto* frame = std::get_if<FrameOp>(&op.value)) {
+      forEachOp(frame->body, visit);
+    }
+  }
+}
+
 struct Program {
   std::vector<ContainerPlan> containers;
   Block statics;  // allocation of globals and statics, before the entries
@@ -134,6 +150,18 @@ struct Program {
   std::vector<bool> valueContainers;  // per container: read as data by some index or bound, so its stored integers are kept
   std::vector<std::string> notes;  // modelling choices that make the result approximate
   bool approximate = false;
+
+  /// forEachOp over the statics, then the entries.
+  template <typename Visit>
+  void forEachOp(const Visit& visit) {
+    sim::forEachOp(statics, visit);
+    sim::forEachOp(body, visit);
+  }
+  template <typename Visit>
+  void forEachOp(const Visit& visit) const {
+    sim::forEachOp(statics, visit);
+    sim::forEachOp(body, visit);
+  }
 };
 
 }  // namespace cats::sim
