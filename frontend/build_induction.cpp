@@ -452,4 +452,10 @@ std::optional<ExitTest> matchExitTest(const clang::Expr* cond, const InductionSc
   return test;
 }
 
+const clang::Stmt* skipsRestOfBody(const clang::Stmt* body) {
+  SkipsUpdates skips;
+  skips.TraverseStmt(const_cast<clang::Stmt*>(body));
+  return skips.found;
+}
+
 }  // namespace cats::frontend

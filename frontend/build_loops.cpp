@@ -5,6 +5,7 @@
 #include "clang_compat.hpp"  // first: see the header
 #include "function_builder.hpp"
 #include "induction.hpp"
+#include "ir_walk.hpp"
 
 
 namespace cats::frontend {
@@ -127,6 +128,75 @@ Value FunctionBuilder::valueAside(const clang::Expr* e) {
   env_ = std::move(env);
   current_ = saved;
   return v;
+}
+
+/* The condition "e" for its value only (as valueAside). */
+sym::Condition FunctionBuilder::conditionAside(const clang::Expr* e) {
+  ir::Block scratch;
+  ir::Block* saved = current_;
+  current_ = &scratch;
+  auto env = env_;
+  sym::Condition c = condition(e);
+  env_ = std::move(env);
+  current_ = saved;
+  return c;
+}
+
+namespace {
+
+/* The unknowns of "c" (relations' sides, operands). */
+void unknownsOf(const sym::Condition& c, const sym::Context& ctx, std::set<std::string>& out) {
+  for (const sym::Expr* side : {&c.lhs, &c.rhs})
+    for (const sym::Symbol& u : sym::symbolsOfKind(*side, ctx, sym::SymbolKind::Unknown)) out.insert(u.get_name());
+  for (const sym::Condition& o : c.operands) unknownsOf(o, ctx, out);
+}
+
+}  // namespace
+
+/* The locals "body" hands from one iteration to the next whose values simulate can compute
+   (ir::Recurrence): integers known before the loop whose value at the end of the body is a
+   formula of their own value at the top, the iterator and loads (`cur = nodes[cur].next`,
+   `prev = at`). Loads must not be of memory the body writes or a call may write: the formula is
+   evaluated at the end of the iteration, after those writes. A continue or a label gives the next
+   iteration other values. "before": the values before the loop; "top": at the top of an iteration. */
+void FunctionBuilder::followRecurrences(ir::Loop& loop, const std::map<const clang::VarDecl*, Value>& before,
+                                        const std::map<const clang::VarDecl*, Value>& top, const clang::Stmt* body) {
+  if (skipsRestOfBody(body)) return;
+  std::set<std::string> written;
+  bool calls = false;
+  forEachBlock(loop.body, [&](ir::Block& b) {
+    for (const ir::Node& n : b) {
+      if (const auto* a = std::get_if<ir::Access>(&n.value); a && a->mode == ir::AccessMode::Write) written.insert(containerSymbol(a->container).get_name());
+      calls = calls || std::holds_alternative<ir::Call>(n.value);
+    }
+  });
+  for (const sym::Symbol& variable : loop.varying) {
+    if (state_.ctx.kindOf(variable) != sym::SymbolKind::Unknown) continue;  // the iterator
+    auto at = std::find_if(top.begin(), top.end(), [&](const auto& entry) {
+      return entry.second.kind == Value::Kind::Scalar && entry.second.scalar.is_equal(variable);
+    });
+    if (at == top.end()) continue;
+    auto was = before.find(at->first);
+    auto now = env_.find(at->first);
+    if (was == before.end() || was->second.kind != Value::Kind::Scalar || sym::containsUnknown(was->second.scalar, state_.ctx)) continue;
+    if (now == env_.end() || now->second.kind != Value::Kind::Scalar) continue;
+    const sym::Expr& next = now->second.scalar;
+    auto unknowns = sym::symbolsOfKind(next, state_.ctx, sym::SymbolKind::Unknown);
+    if (std::any_of(unknowns.begin(), unknowns.end(), [&](const sym::Symbol& u) { return !u.is_equal(variable); })) continue;
+    auto loaded = sym::containersIn(next);
+    if (!loaded.empty() && (calls || std::any_of(loaded.begin(), loaded.end(), [&](const std::string& c) { return written.count(c) > 0; }))) continue;
+    loop.recurrences.push_back(ir::Recurrence{variable, was->second.scalar, next});
+  }
+}
+
+/* Keeps "test" as the loop's condition (ir::Loop::test) when what it reads, but for the
+   recurrences, is known: simulate then runs the loop until it fails. */
+void FunctionBuilder::keepTest(ir::Loop& loop, const sym::Condition& test) {
+  if (test.op == sym::ConditionOp::True || test.isOpaque()) return;
+  std::set<std::string> unknowns;
+  unknownsOf(test, state_.ctx, unknowns);
+  for (const ir::Recurrence& r : loop.recurrences) unknowns.erase(r.variable.get_name());
+  if (unknowns.empty()) loop.test = test;
 }
 
 /* "if (exit) break;" opening the body of an endless loop (for (;;), while (1), do ... while (1)):
@@ -321,8 +391,11 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     else env_[var] = Value::ofScalar(top[var]);
   }
   loop.carried = carriedScalars(shape.cond, shape.body, shape.inc, inductive, ast_);
+  const auto before = env_;
   loop.varying = forgetAssignedIn({shape.cond, shape.body, shape.inc}, inductive, loop.loc, reasons);
   loop.varying.insert(loop.varying.begin(), iterator);
+  const auto atTop = env_;
+  sym::Condition whileTest = !control && shape.cond && !shape.testAfterBody ? conditionAside(shape.cond) : sym::Condition{};
 
   ir::Block* saved = current_;
   std::vector<std::string> exits;
@@ -339,6 +412,8 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     loop.hasEarlyExit = !exits_.empty();
     exits = std::move(exits_);
   }
+  followRecurrences(loop, before, atTop, shape.body);
+  keepTest(loop, whileTest);
 
   std::optional<sym::Expr> exitCount;
   if (control && !loop.hasEarlyExit && !shape.testAfterBody && !sym::containsUnknown(loop.tripCount(), state_.ctx))
@@ -397,9 +472,12 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
   loop.loc = loc(s->getBeginLoc());
   loop.opaqueReason = reason;
   warn(s->getBeginLoc(), reason + ": traced as an opaque loop with an unknown trip count");
+  const auto before = env_;
   loop.varying = forgetAssignedIn({s}, {}, loop.loc);
+  const auto top = env_;
   ir::Block* saved = current_;
   bool testAfterBody = clang::isa<clang::DoStmt>(s);
+  sym::Condition test = cond && !testAfterBody ? conditionAside(cond) : sym::Condition{};
   if (!testAfterBody) lowerCondition(loop, cond, true);
   current_ = &loop.body;
   {
@@ -410,6 +488,8 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
     loop.hasEarlyExit = !exits_.empty();
   }
   current_ = saved;
+  followRecurrences(loop, before, top, body);
+  keepTest(loop, test);
   append(ir::Node{std::move(loop)});
 }
 

@@ -174,6 +174,10 @@ class FunctionBuilder {
   sym::Expr boundOf(const ExitTest& test, const Walk& control, const ir::SourceLoc& where);
   std::string exitText(const std::string& kind, const clang::Stmt* s) const;
   Value valueAside(const clang::Expr* e);
+  sym::Condition conditionAside(const clang::Expr* e);
+  void followRecurrences(ir::Loop& loop, const std::map<const clang::VarDecl*, Value>& before,
+                         const std::map<const clang::VarDecl*, Value>& top, const clang::Stmt* body);
+  void keepTest(ir::Loop& loop, const sym::Condition& test);
   std::optional<sym::Expr> tripsThrough(const std::vector<const clang::Stmt*>& loops, const InductionScan& outer);
   std::vector<sym::Symbol> forgetAssignedIn(const std::vector<const clang::Stmt*>& parts, const std::set<const clang::VarDecl*>& except,
                                             const ir::SourceLoc& loc, const std::map<const clang::VarDecl*, std::string>& reasons = {});

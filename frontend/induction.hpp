@@ -78,6 +78,10 @@ std::optional<CountedFor> countedFor(const clang::Stmt* loop, clang::ASTContext&
 /// The same with the loop's induction scan already made.
 std::optional<CountedFor> countedFor(const clang::ForStmt* loop, const InductionScan& scan, clang::ASTContext& ast);
 
+/// A continue of this loop or a label in "body" (a loop's body): an iteration may skip the rest
+/// of the body or re-enter it, so its end is not the only way to the next iteration.
+const clang::Stmt* skipsRestOfBody(const clang::Stmt* body);
+
 /// True if "e" calls (other than a "knownCall"), has side effects, names a local in "changed" or
 /// (with "memoryVaries") reads memory. A bound read from memory counts as invariant, as in a for
 /// loop's header.

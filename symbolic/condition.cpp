@@ -95,6 +95,16 @@ Condition Condition::substitute(const GiNaC::exmap& map) const {
   return c;
 }
 
+Condition Condition::mapSides(const std::function<Expr(const Expr&)>& f) const {
+  Condition c = *this;
+  if (op != ConditionOp::True && op != ConditionOp::Opaque && operands.empty()) {
+    c.lhs = f(lhs);
+    c.rhs = f(rhs);
+  }
+  for (auto& o : c.operands) o = o.mapSides(f);
+  return c;
+}
+
 static std::string_view relationText(ConditionOp op) {
   switch (op) {
     case ConditionOp::Less: return "<";

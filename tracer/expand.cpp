@@ -326,6 +326,11 @@ class Expander {
       s.iterator = iterator.get_name();
       active.iterator = iterator;
     }
+    for (std::size_t k = 0; k < in.recurrences.size(); ++k) {
+      s.recurrences[k].start = resolve(in.recurrences[k].start, a);
+      s.recurrences[k].next = resolve(in.recurrences[k].next, a);
+    }
+    s.test = in.test.mapSides([&](const sym::Expr& e) { return resolve(e, a); });
     active.step = s.step;
     for (const auto& v : in.varyingSources) {
       sym::Expr resolved = resolve(v, a);

@@ -163,6 +163,10 @@ std::string writeTraceJson(const Trace& t) {
       j["iterator_base"] = s.iteratorBase;
       j["varying_sources"] = ordered_json::array();
       for (const auto& v : s.varyingSources) j["varying_sources"].push_back(sym::print(v));
+      // Optional members (added within version 5): present only when the loop has them.
+      for (const auto& rec : s.recurrences)
+        j["recurrences"].push_back(ordered_json{{"variable", rec.variable}, {"start", sym::print(rec.start)}, {"next", sym::print(rec.next)}});
+      if (s.test.op != sym::ConditionOp::True) j["test"] = conditionJson(s.test);
     }
     if (s.kind == ScopeKind::Branch) {
       j["arm"] = s.arm;
@@ -494,6 +498,16 @@ Trace readTraceJson(const std::string& text) {
           throw TraceFormatError(where + ".varying_sources: " + e.what());
         }
       }
+      if (j.contains("recurrences"))
+        for (const auto& rec : r.member(j, "recurrences", where)) {
+          Scope::Recurrence out;
+          out.variable = r.get<std::string>(rec, "variable", where + ".recurrences");
+          if (!t.context.find(out.variable)) throw TraceFormatError(where + ".recurrences: unknown symbol '" + out.variable + "'");
+          out.start = r.expr(rec, "start", where + ".recurrences");
+          out.next = r.expr(rec, "next", where + ".recurrences");
+          s.recurrences.push_back(std::move(out));
+        }
+      if (j.contains("test")) s.test = r.condition(r.member(j, "test", where), where + ".test");
     }
     if (s.kind == ScopeKind::Branch) {
       s.arm = r.get<std::string>(j, "arm", where);

@@ -384,6 +384,9 @@ class Tracer {
       active.classification.iterator = iterator;
       active.irIterator = l.iteratorName;
     }
+    for (const ir::Recurrence& r : l.recurrences)
+      s.recurrences.push_back({r.variable.get_name(), resolve(r.start, frame), resolve(r.next, frame)});
+    s.test = l.test.mapSides([&](const sym::Expr& e) { return resolve(e, frame); });
     active.classification.step = s.step;
     for (const auto& v : l.varying) {
       sym::Expr resolved = resolve(v, frame);

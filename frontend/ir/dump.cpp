@@ -84,6 +84,9 @@ class Dumper {
                                           comparisonText(l.comparison) + " " + sym::print(l.bound) + "; += " + sym::print(l.step);
     if (l.parallel) head += " [parallel]";
     for (const CarriedScalar& c : l.carried) head += " [carries " + c.name + ": " + std::string(toString(c.kind)) + "]";
+    for (const Recurrence& r : l.recurrences)
+      head += " [" + r.variable.get_name() + " = " + sym::print(r.start) + ", then " + sym::print(r.next) + "]";
+    if (l.test.op != sym::ConditionOp::True) head += " [while " + sym::print(l.test) + "]";
     line(depth, head, l.loc);
     if (!l.header.empty()) {
       out_ << std::string(2 * depth + 2, ' ') << "header:\n";

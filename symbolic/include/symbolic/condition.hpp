@@ -3,6 +3,7 @@
 
 #include "symbolic/expr.hpp"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,6 +29,8 @@ struct Condition {
   /// True/false when decidable with the symbols' current values in "e" (after substitution).
   std::optional<bool> evaluate() const;
   Condition substitute(const GiNaC::exmap& map) const;
+  /// The condition with "f" applied to the sides of every relation.
+  Condition mapSides(const std::function<Expr(const Expr&)>& f) const;
 };
 
 std::string print(const Condition& c);

@@ -65,6 +65,14 @@ struct Scope {
   bool staticBounds = false;  // start, bound and step are numbers in the loop's own function (compile-time trip count)
   std::vector<std::string> varying;  // symbols that change from one iteration to the next
   std::vector<ir::CarriedScalar> carried;  // local scalars carried across iterations (the frontend's loop facts)
+  /// Carried integers simulate computes (ir::Recurrence): "variable" (an unknown of this
+  /// trace's context) holds "start" in the first iteration and "next" in each following one.
+  struct Recurrence {
+    std::string variable;
+    sym::Expr start = 0, next = 0;
+  };
+  std::vector<Recurrence> recurrences;
+  sym::Condition test;  // a loop with an unknown trip count: its condition before every iteration (ir::Loop::test)
   // Branch
   std::string arm;
   sym::Condition condition;

@@ -141,6 +141,17 @@ struct CarriedScalar {
 std::string_view toString(CarriedScalar::Kind kind);
 std::optional<CarriedScalar::Kind> parseCarriedKind(std::string_view text);
 
+/// A local integer one iteration hands to the next whose value the analysis can still compute
+/// from data: "variable" (the unknown standing for it in the body) holds "start" in the first
+/// iteration and "next" (a formula of "variable", the iterator and loads) in each following one.
+/// Analysis treats "variable" as any unknown; simulate evaluates it (docs/register-model.md,
+/// "Values carried from one iteration to the next").
+struct Recurrence {
+  sym::Symbol variable;
+  sym::Expr start = 0;
+  sym::Expr next = 0;
+};
+
 /// for (iterator = start; iterator <cmp> bound; iterator += step). Opaque loops have no iterator.
 struct Loop {
   std::optional<sym::Symbol> iterator;
@@ -159,6 +170,10 @@ struct Loop {
   std::vector<sym::Symbol> varying;   // unknowns standing for variables the body changes
   bool hasEarlyExit = false;          // break/return/goto inside: trip count is an upper bound
   std::vector<CarriedScalar> carried;  // local scalars carried across iterations (also through inner loops)
+  std::vector<Recurrence> recurrences;  // carried integers whose value follows from data
+  /// Loops whose trip count is unknown: the condition, tested before every iteration, in the
+  /// symbols of the top of an iteration (the recurrences' variables among them); True: none.
+  sym::Condition test;
   Block header;                       // accesses of the condition, evaluated every iteration
   Block body;
   SourceLoc loc;
