@@ -71,11 +71,12 @@ std::string groupName(const trace::Trace& t, std::size_t event, GroupBy by, cons
 bool eventIsApproximate(const trace::Trace& t, std::size_t event, const sim::SimulationResult* result) {
   const trace::Event& e = t.events.at(event);
   const bool indexRead = result && result->indexesFromStoredValues.count(event) != 0;  // every index the program's own
-  if (e.classification.approximate || (e.classification.kind == trace::AccessClass::Indirect && !indexRead)) return true;
+  // An index read from stored values every time resolved the unknown that made the offset approximate.
+  if ((e.classification.approximate || e.classification.kind == trace::AccessClass::Indirect) && !indexRead) return true;
   for (std::optional<std::size_t> s = e.scope; s; s = t.scopes.at(*s).parent) {
     const trace::Scope& scope = t.scopes.at(*s);
     const bool boundsRead = result && scope.kind == trace::ScopeKind::Loop && result->boundsFromStoredValues.count(*s) != 0 &&
-                            scope.opaqueReason.empty() && !scope.earlyExit;
+                            (scope.opaqueReason.empty() || scope.test.op != sym::ConditionOp::True) && !scope.earlyExit;
     if (scopeIsApproximate(scope) && !boundsRead) return true;
   }
   return false;

@@ -6,6 +6,7 @@
 #include "register_model.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -290,6 +291,11 @@ class Compiler {
         if (c < kept.size() && !kept[c]) kept[c] = added = true;
       return added;
     };
+    std::function<void(const Condition&)> keepTested = [&](const Condition& c) {
+      keep(c.lhs);
+      keep(c.rhs);
+      for (const Condition& o : c.operands) keepTested(o);
+    };
     for (const DrawGroup& g : program_.draws)
       if (g.fromStoredValues) keep(g.indexFormula);
     program_.forEachOp([&](Op& op) {
@@ -297,6 +303,8 @@ class Compiler {
         keep(loop->start);
         keep(loop->end);
         keep(loop->step);
+        for (const LoopOp::Carried& c : loop->carried) keep(c.start), keep(c.next);
+        if (loop->tested) keepTested(loop->test);
       } else if (auto* alloc = std::get_if<AllocOp>(&op.value)) {
         keep(alloc->sizeBytes);
       }
@@ -320,6 +328,9 @@ class Compiler {
     IndexedOffset split = splitIndexed(e.offset, trace_.context, e.bytes);
     a.offset = compile(split.rest, "the offset of " + e.text + " at " + e.loc.str());
     a.drawStride = split.stride;
+    // Carried values the stream computes are data it reads, like loads (a chase: nodes[cur].next).
+    auto unknowns = sym::symbolsOfKind(split.index, trace_.context, sym::SymbolKind::Unknown);
+    const bool computed = std::all_of(unknowns.begin(), unknowns.end(), [&](const sym::Symbol& u) { return scope_.carriedSlots.count(u.get_name()) > 0; });
     const OpenLoop* refresh = split.unknown && !openLoops_.empty() ? &openLoops_.back() : nullptr;
     if (!split.unknown) {
       auto iterators = sym::symbolsOfKind(split.index, trace_.context, sym::SymbolKind::Iterator);
@@ -332,7 +343,7 @@ class Compiler {
     auto [group, added] = drawGroups_.emplace(key, static_cast<std::uint32_t>(program_.draws.size()));
     if (added) {
       DrawGroup g{refresh ? refresh->slot : -1, split.unknown && refresh, index, false, {}, e.text + " at " + e.loc.str()};
-      if (!split.unknown) {
+      if (computed) {
         auto compiled = formulas_.compile(split.index, scope_);
         if (auto* f = std::get_if<Formula>(&compiled); f && f->readsMemory()) {
           g.fromStoredValues = true;
@@ -401,22 +412,28 @@ class Compiler {
         out.relation = c.op;
         out.lhs = compile(c.lhs, "the condition at " + where(scope));
         out.rhs = compile(c.rhs, "the condition at " + where(scope));
-        if (out.lhs.dependsOnData() || out.rhs.dependsOnData()) out.kind = Condition::Kind::FromData;
+        if (out.lhs.dependsOnData() || out.rhs.dependsOnData()) {
+          out.kind = Condition::Kind::FromData;
+          out.fromValues = (!out.lhs.dependsOnData() || out.lhs.readsMemory()) && (!out.rhs.dependsOnData() || out.rhs.readsMemory());
+        }
     }
     return out;
   }
 
   LoopOp compileLoop(std::size_t scope, int depth) {
     const trace::Scope& s = trace_.scopes[scope];
-    if (depth >= kMaxSlots) throw BindingError("loops nested deeper than " + std::to_string(kMaxSlots) + " at " + where(scope));
+    if (depth >= kMaxSlots - static_cast<int>(scope_.carriedSlots.size()))
+      throw BindingError("loops nested deeper than " + std::to_string(kMaxSlots - scope_.carriedSlots.size()) + " at " + where(scope));
     LoopOp loop;
     loop.slot = depth;
     loop.scope = scope;
     program_.slots = std::max(program_.slots, depth + 1);
     loop.tripsWhenUnknown = options_.unknownTrips;
+    const std::vector<std::string> carried = compileCarried(s, scope, depth, loop);
     std::string use = "the bounds of " + where(scope);
     if (s.iterator.empty()) {
-      tripsFromData(scope, loop, "opaque loops (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) + " iteration(s) (--unknown-trips)");
+      tripsFromData(scope, loop, loop.tested ? std::string()
+                                             : "opaque loops (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) + " iteration(s) (--unknown-trips)");
     } else {
       sym::Expr end = s.bound;
       if (s.comparison == ir::Comparison::LessEqual) end = end + 1;
@@ -446,7 +463,43 @@ class Compiler {
     loop.body = compileItems(bodyItems, depth + 1);
     openLoops_.pop_back();
     if (!s.iterator.empty()) scope_.iteratorSlots.erase(s.iterator);
+    for (const std::string& name : carried) scope_.carriedSlots.erase(name);
     return loop;
+  }
+
+  /* The values loop "scope" carries that the stream computes (trace::Scope::recurrences), with
+     slots from the top of the slot array, and its test (docs/register-model.md, "Values carried
+     from one iteration to the next"); the names whose slots it registered in scope_. */
+  std::vector<std::string> compileCarried(const trace::Scope& s, std::size_t scope, int depth, LoopOp& loop) {
+    constexpr int kRoomForInnerLoops = 8;
+    std::vector<std::string> registered;
+    std::vector<const trace::Scope::Recurrence*> kept;
+    for (const auto& r : s.recurrences) {
+      const sym::SymbolInfo* info = trace_.context.info(r.variable);
+      const int slot = kMaxSlots - 1 - static_cast<int>(scope_.carriedSlots.size());
+      if (!info || info->kind != sym::SymbolKind::Unknown || scope_.carriedSlots.count(r.variable) || slot <= depth + kRoomForInnerLoops) continue;
+      auto start = formulas_.compile(r.start, scope_);  // before the loop: its own values are not in scope
+      if (!std::holds_alternative<Formula>(start)) continue;
+      scope_.carriedSlots[r.variable] = slot;
+      registered.push_back(r.variable);
+      kept.push_back(&r);
+      loop.carried.push_back(LoopOp::Carried{slot, std::get<Formula>(std::move(start)), Formula::unknown()});
+    }
+    if (!s.iterator.empty()) scope_.iteratorSlots[s.iterator] = depth;
+    for (std::size_t k = 0; k < kept.size(); ++k)
+      if (auto next = formulas_.compile(kept[k]->next, scope_); auto* f = std::get_if<Formula>(&next)) loop.carried[k].next = std::move(*f);
+    if (s.test.op != sym::ConditionOp::True && !s.test.isOpaque()) {
+      loop.test = compileCondition(s.test, scope);
+      loop.tested = computable(loop.test);
+    }
+    if (!s.iterator.empty()) scope_.iteratorSlots.erase(s.iterator);
+    return registered;
+  }
+
+  /* Whether the stream can give "c" a value: no part needs data but loads and carried values. */
+  static bool computable(const Condition& c) {
+    if (c.kind == Condition::Kind::FromData) return c.fromValues;
+    return std::all_of(c.operands.begin(), c.operands.end(), [](const Condition& o) { return computable(o); });
   }
 
   /* CSR rows: start = load(c, o), end = load(c, o + e) with e the element size of c. */
@@ -471,7 +524,7 @@ class Compiler {
         }
       }
     }
-    tripsFromData(scope, loop, boundsReadMemory(loop) ? std::string()
+    tripsFromData(scope, loop, boundsReadMemory(loop) || loop.tested ? std::string()
                                                       : "loop bounds that depend on data (" + where(scope) + ") run " + std::to_string(options_.unknownTrips) +
                                                             " iteration(s) (--unknown-trips)");
   }
@@ -583,36 +636,43 @@ class Compiler {
 
 }  // namespace
 
-std::optional<bool> Condition::evaluate(const std::int64_t* slots) const {
+static std::optional<bool> compare(sym::ConditionOp relation, std::int64_t l, std::int64_t r) {
+  switch (relation) {
+    case sym::ConditionOp::Less: return l < r;
+    case sym::ConditionOp::LessEqual: return l <= r;
+    case sym::ConditionOp::Greater: return l > r;
+    case sym::ConditionOp::GreaterEqual: return l >= r;
+    case sym::ConditionOp::Equal: return l == r;
+    case sym::ConditionOp::NotEqual: return l != r;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<bool> Condition::evaluate(const std::int64_t* slots) const { return evaluate(slots, nullptr); }
+
+std::optional<bool> Condition::evaluate(const std::int64_t* slots, const ValueMemory* memory) const {
   switch (kind) {
     case Kind::Always: return true;
-    case Kind::FromData: return std::nullopt;
+    case Kind::FromData: {
+      if (!memory || !fromValues) return std::nullopt;
+      auto l = lhs.evaluate(slots, *memory), r = rhs.evaluate(slots, *memory);
+      return l && r ? compare(relation, *l, *r) : std::nullopt;
+    }
     case Kind::Not: {
-      auto v = operands.at(0).evaluate(slots);
+      auto v = operands.at(0).evaluate(slots, memory);
       return v ? std::optional<bool>(!*v) : std::nullopt;
     }
     case Kind::And:
     case Kind::Or: {
       bool isAnd = kind == Kind::And;
-      auto a = operands.at(0).evaluate(slots);
+      auto a = operands.at(0).evaluate(slots, memory);
       if (a && *a != isAnd) return !isAnd;
-      auto b = operands.at(1).evaluate(slots);
+      auto b = operands.at(1).evaluate(slots, memory);
       if (b && *b != isAnd) return !isAnd;
       if (a && b) return isAnd;
       return std::nullopt;
     }
-    case Kind::Relation: {
-      std::int64_t l = lhs.evaluate(slots), r = rhs.evaluate(slots);
-      switch (relation) {
-        case sym::ConditionOp::Less: return l < r;
-        case sym::ConditionOp::LessEqual: return l <= r;
-        case sym::ConditionOp::Greater: return l > r;
-        case sym::ConditionOp::GreaterEqual: return l >= r;
-        case sym::ConditionOp::Equal: return l == r;
-        case sym::ConditionOp::NotEqual: return l != r;
-        default: return std::nullopt;
-      }
-    }
+    case Kind::Relation: return compare(relation, lhs.evaluate(slots), rhs.evaluate(slots));
   }
   return std::nullopt;
 }

@@ -68,7 +68,7 @@ bool plainAccesses(const Block& b) {
 
 /* The trip count of "l" when it can be written out in at most kMaxWrittenOut accesses. */
 std::optional<std::int64_t> writableTrips(const LoopOp& l, const EscapingSlots& escaping, bool keepLibraryLoops) {
-  if (escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment) return std::nullopt;
+  if (escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment || !l.carried.empty()) return std::nullopt;
   if (keepLibraryLoops && !l.library.empty()) return std::nullopt;
   if (!plainAccesses(l.pre) || !plainAccesses(l.body) || !plainAccesses(l.post)) return std::nullopt;
   auto start = l.start.constantValue(), end = l.end.constantValue(), step = l.step.constantValue();

@@ -59,7 +59,7 @@ std::int64_t Formula::evaluate(const std::int64_t* slots) const {
     for (const auto& [slot, coefficient] : terms_) v += coefficient * slots[slot];
     return v;
   }
-  return *run(slots, [](std::uint32_t, std::int64_t) { return std::optional<std::int64_t>(0); });
+  return run(slots, [](std::uint32_t, std::int64_t) { return std::optional<std::int64_t>(0); }).value_or(0);
 }
 
 std::optional<std::int64_t> Formula::evaluate(const std::int64_t* slots, const ValueMemory& memory) const {
@@ -95,6 +95,10 @@ std::optional<std::int64_t> Formula::run(const std::int64_t* slots, const Load& 
       }
       case Op::Const: stack[top++] = in.value; break;
       case Op::Slot: stack[top++] = slots[in.value]; break;
+      case Op::Carried:
+        if (slots[in.value] == kUnknownCarried) return std::nullopt;
+        stack[top++] = slots[in.value];
+        break;
       case Op::Add: --top; stack[top - 1] += stack[top]; break;
       case Op::Mul: --top; stack[top - 1] *= stack[top]; break;
       case Op::Neg: stack[top - 1] = -stack[top - 1]; break;
@@ -133,6 +137,11 @@ bool FormulaCompiler::emit(const sym::Expr& e, const FormulaScope& scope, Formul
     }
     if (auto value = scope.parameters.find(name); value != scope.parameters.end()) {
       f.code_.push_back({Op::Const, value->second});
+      return true;
+    }
+    if (auto slot = scope.carriedSlots.find(name); slot != scope.carriedSlots.end()) {
+      f.code_.push_back({Op::Carried, slot->second});
+      f.dependsOnData_ = true;
       return true;
     }
     auto kind = ctx_.kindOf(GiNaC::ex_to<GiNaC::symbol>(e));

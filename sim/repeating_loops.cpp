@@ -51,7 +51,7 @@ class RepeatCheck {
   bool op(const Op& op, bool inFrame) {
     if (const auto* a = std::get_if<AccessOp>(&op.value)) return access(*a);
     if (const auto* loop = std::get_if<LoopOp>(&op.value)) {
-      if (loop->tripsFromData || loop->segment) return false;  // the stream's policy decides them
+      if (loop->tripsFromData || loop->segment || !loop->carried.empty()) return false;  // the stream's policy or data decide them
       innerSlots_.push_back(loop->slot);
       return fixed(loop->start) && fixed(loop->end) && fixed(loop->step) && block(loop->pre, inFrame) && block(loop->header, inFrame) &&
              block(loop->body, inFrame) && block(loop->post, inFrame);
@@ -85,7 +85,7 @@ bool iterationsRepeat(const Program& program, const LoopOp& loop) {
 }
 
 std::optional<std::vector<MovingAccess>> movingAccesses(const Program& program, const LoopOp& loop) {
-  if (loop.tripsFromData || loop.segment || loop.body.empty()) return std::nullopt;
+  if (loop.tripsFromData || loop.segment || !loop.carried.empty() || loop.body.empty()) return std::nullopt;
   RepeatCheck check(program, loop.slot);
   if (!check.block(loop.header, false) || !check.block(loop.body, false)) return std::nullopt;
   std::vector<MovingAccess> moving = std::move(check.moving());

@@ -8,6 +8,7 @@
 #include "sim/repeating_loops.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <limits>
 #include <numeric>
@@ -15,6 +16,9 @@
 namespace cats::sim {
 
 namespace {
+
+// Iterations of one run of a chase at most: a cycle in the modelled data would run forever.
+constexpr std::int64_t kChaseLimit = std::int64_t{1} << 32;
 
 constexpr std::int64_t kMinRun = 2;  // shorter runs cost more (a batch ends per offer) than they save (the speed corpus, measured: docs/performance.md)
 
@@ -317,6 +321,7 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     std::int64_t stride = loop.increasing ? step : -step;
     trips = distance <= 0 || stride <= 0 ? 0 : (distance + stride - 1) / stride;
   };
+  for (const LoopOp::Carried& c : loop.carried) slots_[c.slot] = c.start.evaluate(slots_.data(), values_).value_or(kUnknownCarried);
   std::optional<std::int64_t> storedStart, storedEnd, storedStep;
   if ((loop.segment || loop.tripsFromData) && !loop.tripsGiven && (loop.start.readsMemory() || loop.end.readsMemory())) {
     // Bounds loaded from values the program stored (a CSR row's rowptr[r], rowptr[r + 1]).
@@ -339,7 +344,19 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   } else if (loop.tripsFromData) {
     start = loop.start.dependsOnData() ? 0 : loop.start.evaluate(slots_.data());
     trips = loop.tripsWhenUnknown;
-    usedPolicy_ = true;
+    if (loop.tested && !loop.tripsGiven) {
+      // Its condition, from carried and stored values: a chase runs until it fails.
+      slots_[loop.slot] = start;
+      const std::optional<bool> holds = loop.test.evaluate(slots_.data(), &values_);
+      f.chase = holds && *holds;
+      if (holds) trips = *holds ? kChaseLimit : 0;
+      if (!f.chase) {
+        ++(holds ? indexes_.boundsRead : indexes_.boundsModelled);
+        auto& perLoop = indexes_.boundsByLoop[loop.scope];
+        ++(holds ? perLoop.first : perLoop.second);
+      }
+    }
+    usedPolicy_ = usedPolicy_ || (!f.chase && trips != 0);
   } else {
     start = loop.start.evaluate(slots_.data());
     std::int64_t end = loop.end.evaluate(slots_.data());
@@ -350,12 +367,13 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   f.current = start;
   f.remaining = trips;
   slots_[loop.slot] = start;
-  if (options_.fastPaths) {
+  const bool carries = !loop.carried.empty() || f.chase;  // values computed at the end of every iteration: the plain path
+  if (options_.fastPaths && !carries) {
     f.leaf = isLeafBody(loop);
     f.branchy = !f.leaf && loop.header.empty() && !loop.body.empty() && isBranchyBlock(loop.body);
     f.leaf = f.leaf || f.branchy;
   }
-  if (options_.repeatPoints && !f.leaf && trips > 2) {
+  if (options_.repeatPoints && !f.leaf && !carries && trips > 2) {
     auto [known, inserted] = moving_.try_emplace(&loop);
     if (inserted) known->second = movingAccesses(program_, loop);
     const auto& moving = known->second;
@@ -463,9 +481,11 @@ void AddressStream::endOfBlock() {
       else if (f.leaf) prepareLeaf(f);
       return;
     case Phase::Body:
+      if (!loop.carried.empty()) advanceCarried(loop);
       f.current += f.step;
       slots_[loop.slot] = f.current;
       startIteration(loop.slot);
+      if (f.chase) endChase(f);
       if (--f.remaining > 0) {
         f.phase = Phase::Header;
         f.block = &loop.header;
@@ -493,6 +513,27 @@ void AddressStream::endOfBlock() {
       if (options_.observer) options_.observer->exited(loop.scope);
       return;
   }
+}
+
+/* The values "loop" carries into its next iteration, all computed from this one's. */
+void AddressStream::advanceCarried(const LoopOp& loop) {
+  std::array<std::int64_t, kMaxSlots> next{};
+  for (std::size_t k = 0; k < loop.carried.size(); ++k) next[k] = loop.carried[k].next.evaluate(slots_.data(), values_).value_or(kUnknownCarried);
+  for (std::size_t k = 0; k < loop.carried.size(); ++k) slots_[static_cast<std::size_t>(loop.carried[k].slot)] = next[k];
+}
+
+/* Before the next iteration of a chase: its test decides whether there is one. A test without a
+   value (a load found nothing) or a chase at its limit ends the loop, counted as modelled. */
+void AddressStream::endChase(Frame& f) {
+  const std::optional<bool> holds = f.loop->test.evaluate(slots_.data(), &values_);
+  if (holds && *holds && f.remaining > 1) return;
+  f.remaining = 1;
+  f.chase = false;
+  const bool read = holds && !*holds;
+  ++(read ? indexes_.boundsRead : indexes_.boundsModelled);
+  auto& perLoop = indexes_.boundsByLoop[f.loop->scope];
+  ++(read ? perLoop.first : perLoop.second);
+  if (!read) usedPolicy_ = true;
 }
 
 /* The leaf loop's accesses with every slot but its own fixed: address = base + stride * i. */

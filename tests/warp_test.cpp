@@ -53,6 +53,7 @@ sim::Program program(std::size_t containers, std::int64_t bytes) {
 /* A random inner nest of the time loop (slot 0): a loop at slot 1 of accesses linear in slot 1,
    maybe around a loop at slot 2, maybe with a branch on slot 1. "timeDependent" adds an access
    that names slot 0, so the time loop does not repeat. */
+// Ops are built with emplace_back().value: Op{...} temporaries trip a GCC 12 maybe-uninitialized false positive.
 sim::LoopOp randomNest(std::mt19937& rng, std::uint32_t& tag, std::uint32_t containers, bool timeDependent) {
   static const std::int64_t strides[] = {0, 4, 8, 8, 16, 24, 64, 72, 136, 256};
   const auto randomAccess = [&](int deepest) {
@@ -65,11 +66,11 @@ sim::LoopOp randomNest(std::mt19937& rng, std::uint32_t& tag, std::uint32_t cont
   };
   sim::Block body;
   const std::size_t accesses = 1 + rng() % 3;
-  for (std::size_t k = 0; k < accesses; ++k) body.push_back(sim::Op{randomAccess(1)});
+  for (std::size_t k = 0; k < accesses; ++k) body.emplace_back().value = randomAccess(1);
   if (rng() % 2 == 0) {
     sim::Block inner;
-    for (std::size_t k = 0; k < 1 + rng() % 3; ++k) inner.push_back(sim::Op{randomAccess(2)});
-    body.push_back(sim::Op{loop(2, 2 + static_cast<std::int64_t>(rng() % 12), std::move(inner))});
+    for (std::size_t k = 0; k < 1 + rng() % 3; ++k) inner.emplace_back().value = randomAccess(2);
+    body.emplace_back().value = loop(2, 2 + static_cast<std::int64_t>(rng() % 12), std::move(inner));
   }
   if (rng() % 3 == 0) {
     sim::Arm arm;
@@ -77,15 +78,15 @@ sim::LoopOp randomNest(std::mt19937& rng, std::uint32_t& tag, std::uint32_t cont
     arm.condition.relation = sym::ConditionOp::Less;
     arm.condition.lhs = sim::Formula::linear(0, {{1, 1}});
     arm.condition.rhs = sim::Formula::constant(static_cast<std::int64_t>(rng() % 20));
-    arm.body.push_back(sim::Op{randomAccess(1)});
+    arm.body.emplace_back().value = randomAccess(1);
     sim::BranchOp branch;
     branch.arms.push_back(std::move(arm));
-    body.push_back(sim::Op{std::move(branch)});
+    body.emplace_back().value = std::move(branch);
   }
   if (timeDependent) {
     sim::AccessOp a = access(tag++, 0, {{0, 8}, {1, 8}});
     a.container = rng() % containers;
-    body.push_back(sim::Op{a});
+    body.emplace_back().value = a;
   }
   return loop(1, 3 + static_cast<std::int64_t>(rng() % 40), std::move(body));
 }
@@ -99,11 +100,11 @@ sim::Program randomTimeLoop(std::mt19937& rng, std::size_t& events) {
   const bool timeDependent = rng() % 6 == 0;
   sim::Block body;
   const std::size_t nests = 1 + rng() % 2;
-  for (std::size_t k = 0; k < nests; ++k) body.push_back(sim::Op{randomNest(rng, tag, containers, timeDependent && k == 0)});
-  if (rng() % 3 == 0) body.push_back(sim::Op{access(tag++, 64, {}, true)});
+  for (std::size_t k = 0; k < nests; ++k) body.emplace_back().value = randomNest(rng, tag, containers, timeDependent && k == 0);
+  if (rng() % 3 == 0) body.emplace_back().value = access(tag++, 64, {}, true);
   sim::FrameOp frame;
-  frame.body.push_back(sim::Op{loop(0, 3 + static_cast<std::int64_t>(rng() % 58), std::move(body))});
-  p.body.push_back(sim::Op{std::move(frame)});
+  frame.body.emplace_back().value = loop(0, 3 + static_cast<std::int64_t>(rng() % 58), std::move(body));
+  p.body.emplace_back().value = std::move(frame);
   p.slots = 3;
   events = tag;
   return p;

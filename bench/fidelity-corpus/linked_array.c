@@ -2,10 +2,10 @@
    with a strided permutation so consecutive nodes are far apart, then traversed a few times
    (7919 is prime, so i * 7919 % N visits every node once; the last one keeps next = -1).
    Exercises: data-dependent addresses (node[cur].next), a while loop whose trip count is data,
-   struct fields read through an index; nothing to vectorise.
+   struct fields read through an index, a value carried from one iteration to the next (prev);
+   nothing to vectorise. simulate follows both chains through the values the program stored.
    fidelity-sizes: N 1000 10000 100000
-   fidelity-decision: inlined traversal; indirect (data-dependent) accesses; while loop
-   fidelity-options: --trips traverse:29=N */
+   fidelity-decision: inlined traversal; indirect (data-dependent) accesses; while loop; carried values */
 #include <stdio.h>
 #include <stdlib.h>
 

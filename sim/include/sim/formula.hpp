@@ -5,6 +5,7 @@
 #include "sim/value_memory.hpp"
 #include "symbolic/expr.hpp"
 
+#include <climits>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -15,7 +16,9 @@
 
 namespace cats::sim {
 
-inline constexpr int kMaxSlots = 32;  // loop nesting depth the stream supports
+inline constexpr int kMaxSlots = 32;  // loop nesting depth the stream supports, and carried values (from the top)
+/// A carried value's slot holds this when the value could not be computed (a load found nothing).
+inline constexpr std::int64_t kUnknownCarried = INT64_MIN;
 
 class Formula {
  public:
@@ -23,6 +26,13 @@ class Formula {
   static Formula constant(std::int64_t value);
   /// constant + sum of coefficient * slot value.
   static Formula linear(std::int64_t constant, const std::vector<std::pair<int, std::int64_t>>& terms);
+  /// A value the analysis lost: evaluate(slots, memory) never gives one.
+  static Formula unknown() {
+    Formula f;
+    f.markDependsOnData();
+    f.linear_ = false;
+    return f;
+  }
 
   /// Holds a value loaded from memory or an unknown: it cannot be evaluated without data.
   bool dependsOnData() const { return dependsOnData_; }
@@ -61,10 +71,10 @@ class Formula {
     opaque_ = true;
     code_.push_back({Op::Const, 0});
   }
-  enum class Op : std::uint8_t { Const, Slot, Add, Mul, Neg, IDiv, IMod, Min, Max, Pow, Load };
+  enum class Op : std::uint8_t { Const, Slot, Add, Mul, Neg, IDiv, IMod, Min, Max, Pow, Load, Carried };
   struct Instruction {
     Op op;
-    std::int64_t value;  // Const: the number; Slot: the slot; Pow: the exponent; Load: the container
+    std::int64_t value;  // Const: the number; Slot, Carried: the slot; Pow: the exponent; Load: the container
   };
   template <typename Load>
   std::optional<std::int64_t> run(const std::int64_t* slots, const Load& load) const;
@@ -89,6 +99,9 @@ struct FormulaScope {
   std::map<std::string, int> iteratorSlots;
   std::map<std::string, std::int64_t> parameters;
   std::map<std::string, std::uint32_t> containers;  // loads of these compile to Load instructions
+  /// Unknowns that are values a loop carries and the stream computes (LoopOp::carried): their
+  /// slots. A formula reading one needs data: it has a value only when the slot holds one.
+  std::map<std::string, int> carriedSlots;
 };
 
 /// Why a formula could not be compiled: a parameter without a value, or a non-integer.

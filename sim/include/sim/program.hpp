@@ -49,6 +49,21 @@ struct FreeOp {
   std::uint32_t tag = 0;  // trace event index of the free (an event export names its place)
 };
 
+/// A branch condition with bound parameters; data-dependent parts cannot be decided.
+struct Condition {
+  enum class Kind { Always, Relation, And, Or, Not, FromData };
+  Kind kind = Kind::Always;
+  sym::ConditionOp relation = sym::ConditionOp::Less;
+  Formula lhs, rhs;
+  std::vector<Condition> operands;
+  bool fromValues = false;  // FromData relation whose sides read only loads and carried values (Formula::readsMemory)
+
+  /// True/false with iterator values "slots"; nullopt when it depends on data.
+  std::optional<bool> evaluate(const std::int64_t* slots) const;
+  /// The same with loads and carried values answered by "memory" and "slots" where they can be.
+  std::optional<bool> evaluate(const std::int64_t* slots, const ValueMemory* memory) const;
+};
+
 struct LoopOp {
   int slot = 0;
   std::size_t scope = 0;     // the trace's Loop scope: the compiler's decisions are keyed by it
@@ -64,22 +79,24 @@ struct LoopOp {
   bool segment = false;
   Formula segmentIndex;
   std::int64_t segmentLength = 0;
+  // Values the loop carries that the stream computes (ir::Recurrence): slot "slot" holds "start"
+  // (evaluated at entry) in the first iteration and "next" (at the end of each) in the next one;
+  // kUnknownCarried when a load found no stored value.
+  struct Carried {
+    int slot = 0;
+    Formula start, next;
+  };
+  std::vector<Carried> carried;
+  // An unknown trip count with a condition the stream can compute (from carried or stored values,
+  // or the iterator): the loop runs while "test" holds, unless --trips gave its count. Where the
+  // test has no value at entry, tripsWhenUnknown iterations; where it loses its value later, the
+  // loop ends there.
+  bool tested = false;
+  Condition test;
   Block pre;     // hoisted loads, once before the first iteration (O2)
   Block header;  // condition accesses, every iteration and once more at the exit (O0)
   Block body;
   Block post;    // sunk stores, once after the last iteration (O2)
-};
-
-/// A branch condition with bound parameters; data-dependent parts cannot be decided.
-struct Condition {
-  enum class Kind { Always, Relation, And, Or, Not, FromData };
-  Kind kind = Kind::Always;
-  sym::ConditionOp relation = sym::ConditionOp::Less;
-  Formula lhs, rhs;
-  std::vector<Condition> operands;
-
-  /// True/false with iterator values "slots"; nullopt when it depends on data.
-  std::optional<bool> evaluate(const std::int64_t* slots) const;
 };
 
 struct Arm {

@@ -133,6 +133,7 @@ class AddressStream {
     bool repeats = false;         // every iteration makes the same accesses: repeat points at their starts
     const std::vector<MovingAccess>* moving = nullptr;  // else line runs: the accesses that move with the counter
     bool pointed = false;         // a line-run point was made at the last iteration's start
+    bool chase = false;           // runs while its test holds (LoopOp::tested), not a count
     std::uint64_t entry = 0;      // the loopEntry_ number of this run of the loop
     std::size_t leafMax = 0;      // records of one branchy iteration at most
     // Runs are looked for once per line change, not per iteration: the "remaining" value of the next look.
@@ -224,6 +225,8 @@ class AddressStream {
   void startIteration(int slot) { iteration_[static_cast<std::size_t>(slot)] = ++iterations_; }
   void execute(const Op& op);
   void enterLoop(const LoopOp& loop);
+  void advanceCarried(const LoopOp& loop);
+  void endChase(Frame& f);
   void enterBranch(const BranchOp& branch);
   void allocate(const AllocOp& a);
   void release(const FreeOp& f);
