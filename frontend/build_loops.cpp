@@ -190,13 +190,50 @@ void FunctionBuilder::followRecurrences(ir::Loop& loop, const std::map<const cla
 }
 
 /* Keeps "test" as the loop's condition (ir::Loop::test) when what it reads, but for the
-   recurrences, is known: simulate then runs the loop until it fails. */
+   recurrences, is known and it moves with them or the iterator: simulate then runs the loop
+   until it fails. Not with an early exit: a test that never fails would run forever. */
 void FunctionBuilder::keepTest(ir::Loop& loop, const sym::Condition& test) {
-  if (test.op == sym::ConditionOp::True || test.isOpaque()) return;
+  if (test.op == sym::ConditionOp::True || test.isOpaque() || loop.hasEarlyExit) return;
   std::set<std::string> unknowns;
   unknownsOf(test, state_.ctx, unknowns);
-  for (const ir::Recurrence& r : loop.recurrences) unknowns.erase(r.variable.get_name());
-  if (unknowns.empty()) loop.test = test;
+  bool moves = false;
+  for (const ir::Recurrence& r : loop.recurrences) moves |= unknowns.erase(r.variable.get_name()) > 0;
+  std::set<std::string> names;
+  test.mapSides([&](const sym::Expr& side) {
+    for (const auto& symbol : sym::symbolsOfKind(side, state_.ctx, sym::SymbolKind::Iterator)) names.insert(symbol.get_name());
+    return side;
+  });
+  moves = moves || (loop.iterator && names.count(loop.iterator->get_name()) > 0);
+  if (unknowns.empty() && moves) loop.test = test;
+}
+
+/* Drops the recurrences nothing in the loop needs: no address, stored integer, bound of a loop
+   inside, allocation size or the test holds them (a reduction `s += a[i]`): computing them
+   would only keep `a`'s values and cost the fast paths. */
+void FunctionBuilder::dropUnusedRecurrences(ir::Loop& loop) {
+  if (loop.recurrences.empty()) return;
+  std::vector<sym::Expr> uses;
+  loop.test.mapSides([&](const sym::Expr& side) {
+    uses.push_back(side);
+    return side;
+  });
+  forEachBlock(loop.body, [&](ir::Block& b) {
+    for (const ir::Node& n : b) {
+      if (const auto* a = std::get_if<ir::Access>(&n.value)) {
+        uses.push_back(a->offset);
+        if (a->storedFormula) uses.push_back(*a->storedFormula);
+      } else if (const auto* inner = std::get_if<ir::Loop>(&n.value)) {
+        uses.insert(uses.end(), {inner->start, inner->bound, inner->step});
+        for (const ir::Recurrence& r : inner->recurrences) uses.push_back(r.start);
+      } else if (const auto* alloc = std::get_if<ir::Alloc>(&n.value)) {
+        uses.push_back(alloc->sizeBytes);
+      }
+    }
+  });
+  auto unused = [&](const ir::Recurrence& r) {
+    return std::none_of(uses.begin(), uses.end(), [&](const sym::Expr& e) { return e.has(r.variable); });
+  };
+  loop.recurrences.erase(std::remove_if(loop.recurrences.begin(), loop.recurrences.end(), unused), loop.recurrences.end());
 }
 
 /* "if (exit) break;" opening the body of an endless loop (for (;;), while (1), do ... while (1)):
@@ -414,6 +451,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
   }
   followRecurrences(loop, before, atTop, shape.body);
   keepTest(loop, whileTest);
+  dropUnusedRecurrences(loop);
 
   std::optional<sym::Expr> exitCount;
   if (control && !loop.hasEarlyExit && !shape.testAfterBody && !sym::containsUnknown(loop.tripCount(), state_.ctx))
@@ -490,6 +528,7 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
   current_ = saved;
   followRecurrences(loop, before, top, body);
   keepTest(loop, test);
+  dropUnusedRecurrences(loop);
   append(ir::Node{std::move(loop)});
 }
 

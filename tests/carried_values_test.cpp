@@ -92,7 +92,7 @@ TEST_CASE("the frontend follows what a loop carries: a chase through stored inde
   }
 }
 
-TEST_CASE("values a loop hands on are not followed where an iteration can end early, the load sees a later store, or an arm sets them", "[frontend][carried]") {
+TEST_CASE("values a loop hands on are not followed where an iteration can end early, the load sees a later store, an arm sets them or nothing needs them", "[frontend][carried]") {
   const std::string head = "struct node { int next; int v; };\nstruct node nodes[100];\nint main(void) {\n  int cur = 0, prev = -1;\n";
   // continue skips the update: the next iteration may see the old value.
   CHECK(carryingLoops(test::analyzeSource(head + "  while (cur >= 0) {\n    if (nodes[cur].v) { cur = cur + 1; continue; }\n"
@@ -107,6 +107,12 @@ TEST_CASE("values a loop hands on are not followed where an iteration can end ea
   CHECK(carryingLoops(test::analyzeSource(head + "  for (int i = 0; i < 50; i++) {\n    nodes[prev + 1].v = i;\n"
                                                  "    if (nodes[i].v > 3) prev = i;\n  }\n  return 0;\n}\n"))
             .empty());
+  // A reduction feeds no address, bound or test: computing it would only cost the fast paths.
+  CHECK(carryingLoops(test::analyzeSource(head + "  for (int i = 0; i < 100; i++) cur += nodes[i].v;\n  return cur;\n}\n")).empty());
+  // A carried value that an address holds is followed.
+  CHECK(carryingLoops(test::analyzeSource("int perm[100];\ndouble x[100];\nint main(void) {\n  int k = 0;\n  for (int i = 0; i < 100; i++) {\n"
+                                          "    x[k] += 1.0;\n    k = perm[i];\n  }\n  return 0;\n}\n"))
+            .size() == 1);
 }
 
 TEST_CASE("simulate chases a list the program built, in the program's order, to the end it stored", "[sim][carried][stored-values]") {
