@@ -17,8 +17,9 @@ namespace cats::sim {
 
 namespace {
 
-// Iterations of one run of a chase at most: a cycle in the modelled data would run forever.
-constexpr std::int64_t kChaseLimit = std::int64_t{1} << 32;
+// Iterations of one run of a chase at most (a list of 2^28 nodes is gigabytes): a cycle in the
+// modelled data would run forever.
+constexpr std::int64_t kChaseLimit = std::int64_t{1} << 28;
 
 constexpr std::int64_t kMinRun = 2;  // shorter runs cost more (a batch ends per offer) than they save (the speed corpus, measured: docs/performance.md)
 
