@@ -489,8 +489,15 @@ class Compiler {
     for (std::size_t k = 0; k < kept.size(); ++k)
       if (auto next = formulas_.compile(kept[k]->next, scope_); auto* f = std::get_if<Formula>(&next)) loop.carried[k].next = std::move(*f);
     if (s.test.op != sym::ConditionOp::True && !s.test.isOpaque()) {
-      loop.test = compileCondition(s.test, scope);
-      loop.tested = computable(loop.test);
+      // Only a help: a test that needs a parameter nobody bound, or does not compile, is dropped.
+      const std::size_t missing = missing_.size();
+      try {
+        loop.test = compileCondition(s.test, scope);
+        loop.tested = computable(loop.test) && missing_.size() == missing;
+      } catch (const BindingError&) {
+        loop.tested = false;
+      }
+      missing_.resize(missing);
     }
     if (!s.iterator.empty()) scope_.iteratorSlots.erase(s.iterator);
     return registered;

@@ -134,7 +134,8 @@ class Applier {
   /* "loop" as the plan vectorises it: the vector loop, then (maybe) its scalar epilogue. */
   std::vector<LoopOp> vectorizeLoop(LoopOp loop, const LoopDecision& d) const {
     auto start = loop.start.constantValue(), end = loop.end.constantValue(), step = loop.step.constantValue();
-    if (!step || *step != 1 || !loop.increasing || loop.tripsFromData || loop.segment) return {std::move(loop)};
+    // A value carried from one iteration to the next (a chase, an index one iteration behind) is serial: the loop stays scalar.
+    if (!step || *step != 1 || !loop.increasing || loop.tripsFromData || loop.segment || !loop.carried.empty()) return {std::move(loop)};
     std::int64_t chunk = std::int64_t{d.vectorFactor} * d.interleave;
     LoopOp vector = loop;
     if (start && end) {

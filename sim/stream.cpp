@@ -345,19 +345,19 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   } else if (loop.tripsFromData) {
     start = loop.start.dependsOnData() ? 0 : loop.start.evaluate(slots_.data());
     trips = loop.tripsWhenUnknown;
+    std::optional<bool> holds;  // its condition, from carried and stored values: a chase runs until it fails
     if (loop.tested && !loop.tripsGiven) {
-      // Its condition, from carried and stored values: a chase runs until it fails.
       slots_[loop.slot] = start;
-      const std::optional<bool> holds = loop.test.evaluate(slots_.data(), &values_);
+      holds = loop.test.evaluate(slots_.data(), &values_);
       f.chase = holds && *holds;
       if (holds) trips = *holds ? kChaseLimit : 0;
-      if (!f.chase) {
+      if (!f.chase) {  // a chase is counted when it ends (endChase)
         ++(holds ? indexes_.boundsRead : indexes_.boundsModelled);
         auto& perLoop = indexes_.boundsByLoop[loop.scope];
         ++(holds ? perLoop.first : perLoop.second);
       }
     }
-    usedPolicy_ = usedPolicy_ || (!f.chase && trips != 0);
+    usedPolicy_ = usedPolicy_ || !holds;
   } else {
     start = loop.start.evaluate(slots_.data());
     std::int64_t end = loop.end.evaluate(slots_.data());

@@ -141,3 +141,26 @@ TEST_CASE("a CSR product over indexes the program computed agrees with Cachegrin
     CHECK(std::abs(cell["deviation"].get<double>()) < 2.0);
   }
 }
+
+TEST_CASE("a linked list built and chased through indexes the program stored agrees with Cachegrind", "[fidelity][fidelity-plain][carried]") {
+  // prev one iteration behind at, and cur = nodes[cur].next to the -1 the build left: values the
+  // loops carry, computed by the stream; no --trips (the corpus file passes no options).
+  std::string dir = test::tempDir();
+  REQUIRE(shell("bench/fidelity_plain.sh --only linked_array --compiler gcc --json '" + dir + "/summary.json' '" + CATS_STATIC_BINARY +
+                "' > '" + dir + "/table' 2>&1") == 0);
+  INFO(test::readFile(dir + "/table"));
+  json doc = json::parse(test::readFile(dir + "/summary.json"));
+  REQUIRE(doc["rows"].size() == 3);
+  std::size_t compared = 0;
+  for (const json& row : doc["rows"]) {
+    REQUIRE(row["status"] == "ok");
+    for (const char* key : {"D1_misses", "LL_misses"}) {
+      const json& cell = row["total"][key];
+      if (cell["cachegrind"].get<long>() < 1000) continue;
+      INFO(row["size"] << " " << key);
+      CHECK(std::abs(cell["deviation"].get<double>()) < 2.0);
+      ++compared;
+    }
+  }
+  CHECK(compared == 4);  // N = 10,000 and 100,000, D1 and LL
+}
