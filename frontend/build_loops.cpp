@@ -192,7 +192,7 @@ void FunctionBuilder::followRecurrences(ir::Loop& loop, const std::map<const cla
 /* Keeps "test" as the loop's condition (ir::Loop::test) when what it reads, but for the
    recurrences, is known and it moves with them or the iterator: simulate then runs the loop
    until it fails. Not with an early exit: a test that never fails would run forever. */
-void FunctionBuilder::keepTest(ir::Loop& loop, const sym::Condition& test) {
+void FunctionBuilder::keepTest(ir::Loop& loop, const sym::Condition& test, bool afterBody) {
   if (test.op == sym::ConditionOp::True || test.isOpaque() || loop.hasEarlyExit) return;
   std::set<std::string> unknowns;
   unknownsOf(test, state_.ctx, unknowns);
@@ -204,7 +204,9 @@ void FunctionBuilder::keepTest(ir::Loop& loop, const sym::Condition& test) {
     return side;
   });
   moves = moves || (loop.iterator && names.count(loop.iterator->get_name()) > 0);
-  if (unknowns.empty() && moves) loop.test = test;
+  if (!unknowns.empty() || !moves) return;
+  loop.test = test;
+  loop.testAfterBody = afterBody;
 }
 
 /* Drops the recurrences nothing in the loop needs: no address, stored integer, bound of a loop
@@ -432,7 +434,9 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
   loop.varying = forgetAssignedIn({shape.cond, shape.body, shape.inc}, inductive, loop.loc, reasons);
   loop.varying.insert(loop.varying.begin(), iterator);
   const auto atTop = env_;
-  sym::Condition whileTest = !control && shape.cond && !shape.testAfterBody ? conditionAside(shape.cond) : sym::Condition{};
+  // A do-while's test is written in the values at the top of the next iteration: only without side effects is that the same.
+  const bool testable = !control && shape.cond && (!shape.testAfterBody || !shape.cond->HasSideEffects(ast_));
+  sym::Condition whileTest = testable ? conditionAside(shape.cond) : sym::Condition{};
 
   ir::Block* saved = current_;
   std::vector<std::string> exits;
@@ -450,7 +454,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
     exits = std::move(exits_);
   }
   followRecurrences(loop, before, atTop, shape.body);
-  keepTest(loop, whileTest);
+  keepTest(loop, whileTest, shape.testAfterBody);
   dropUnusedRecurrences(loop);
 
   std::optional<sym::Expr> exitCount;
@@ -515,7 +519,7 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
   const auto top = env_;
   ir::Block* saved = current_;
   bool testAfterBody = clang::isa<clang::DoStmt>(s);
-  sym::Condition test = cond && !testAfterBody ? conditionAside(cond) : sym::Condition{};
+  sym::Condition test = cond && (!testAfterBody || !cond->HasSideEffects(ast_)) ? conditionAside(cond) : sym::Condition{};
   if (!testAfterBody) lowerCondition(loop, cond, true);
   current_ = &loop.body;
   {
@@ -527,7 +531,7 @@ void FunctionBuilder::opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, 
   }
   current_ = saved;
   followRecurrences(loop, before, top, body);
-  keepTest(loop, test);
+  keepTest(loop, test, testAfterBody);
   dropUnusedRecurrences(loop);
   append(ir::Node{std::move(loop)});
 }

@@ -177,7 +177,7 @@ class FunctionBuilder {
   sym::Condition conditionAside(const clang::Expr* e);
   void followRecurrences(ir::Loop& loop, const std::map<const clang::VarDecl*, Value>& before,
                          const std::map<const clang::VarDecl*, Value>& top, const clang::Stmt* body);
-  void keepTest(ir::Loop& loop, const sym::Condition& test);
+  void keepTest(ir::Loop& loop, const sym::Condition& test, bool afterBody);
   void dropUnusedRecurrences(ir::Loop& loop);
   std::optional<sym::Expr> tripsThrough(const std::vector<const clang::Stmt*>& loops, const InductionScan& outer);
   std::vector<sym::Symbol> forgetAssignedIn(const std::vector<const clang::Stmt*>& parts, const std::set<const clang::VarDecl*>& except,

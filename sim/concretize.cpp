@@ -494,6 +494,7 @@ class Compiler {
       try {
         loop.test = compileCondition(s.test, scope);
         loop.tested = computable(loop.test) && missing_.size() == missing;
+        loop.testAfterBody = s.testAfterBody;
       } catch (const BindingError&) {
         loop.tested = false;
       }

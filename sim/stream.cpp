@@ -348,7 +348,7 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     std::optional<bool> holds;  // its condition, from carried and stored values: a chase runs until it fails
     if (loop.tested && !loop.tripsGiven) {
       slots_[loop.slot] = start;
-      holds = loop.test.evaluate(slots_.data(), &values_);
+      holds = loop.testAfterBody ? std::optional<bool>(true) : loop.test.evaluate(slots_.data(), &values_);
       f.chase = holds && *holds;
       if (holds) trips = *holds ? kChaseLimit : 0;
       if (!f.chase) {  // a chase is counted when it ends (endChase)
@@ -524,11 +524,13 @@ void AddressStream::advanceCarried(const LoopOp& loop) {
 }
 
 /* Before the next iteration of a chase: its test decides whether there is one. A test without a
-   value (a load found nothing) or a chase at its limit ends the loop, counted as modelled. */
+   value (a load found nothing) gives the loop --unknown-trips iterations in all (or ends it, if
+   it ran them), and a chase at its limit ends; both count as modelled. */
 void AddressStream::endChase(Frame& f) {
   const std::optional<bool> holds = f.loop->test.evaluate(slots_.data(), &values_);
   if (holds && *holds && f.remaining > 1) return;
-  f.remaining = 1;
+  const std::int64_t done = kChaseLimit - f.remaining + 1;
+  f.remaining = !holds && done < f.loop->tripsWhenUnknown ? f.loop->tripsWhenUnknown - done + 1 : 1;
   f.chase = false;
   const bool read = holds && !*holds;
   ++(read ? indexes_.boundsRead : indexes_.boundsModelled);

@@ -144,6 +144,24 @@ TEST_CASE("simulate chases a list the program built, in the program's order, to 
   }
 }
 
+TEST_CASE("a do-while chase runs its first iteration untested, then while its test holds", "[sim][carried]") {
+  std::string code = kStridedList;
+  const std::string loop = "  while (cur >= 0) {\n    s += nodes[cur].value * nodes[cur].weight;\n    cur = nodes[cur].next;\n  }\n";
+  REQUIRE(code.find(loop) != std::string::npos);
+  code.replace(code.find(loop), loop.size(), "  do {\n    s += nodes[cur].value * nodes[cur].weight;\n    cur = nodes[cur].next;\n  } while (cur >= 0);\n");
+  trace::Trace t = test::analyzeSource(code);
+  REQUIRE(carryingLoops(t).size() == 2);
+  CHECK(carryingLoops(t)[1]->testAfterBody);
+  sim::Program p = compile(t, sim::RegisterModel::O2);
+  sim::AddressStream stream(p, {});
+  auto records = test::drainStream(stream);
+  CHECK(test::addressesOf(records, t, "nodes[cur].value").size() == 64);
+  CHECK_FALSE(stream.usedPolicy());
+  // A side effect in a do-while's test would be seen one iteration early: no test then.
+  code.replace(code.find("} while (cur >= 0);"), 19, "} while ((total += 1) > 0 && cur >= 0);");
+  CHECK(carryingLoops(test::analyzeSource(code))[1]->test.op == sym::ConditionOp::True);
+}
+
 TEST_CASE("a chase that loses its value ends there and is modelled; --trips still wins", "[sim][carried]") {
   // Nothing stores the next fields: the chase knows node 0, then nothing.
   trace::Trace t = test::analyzeSource(
@@ -156,6 +174,11 @@ TEST_CASE("a chase that loses its value ends there and is modelled; --trips stil
   CHECK(stream.usedPolicy());
   CHECK(stream.storedValueUse().boundsModelled == 1);
   CHECK(stream.storedValueUse().boundsRead == 0);
+  // Lost, the chase runs --unknown-trips iterations in all, as a loop without a test would.
+  sim::ConcretizeOptions five;
+  five.model = sim::RegisterModel::O0;
+  five.unknownTrips = 5;
+  CHECK(test::addressesOf(test::drain(sim::concretize(t, five)), t, "nodes[cur].value").size() == 5);
 }
 
 TEST_CASE("a loop whose test the stream can compute runs until it fails", "[sim][carried]") {

@@ -167,6 +167,7 @@ std::string writeTraceJson(const Trace& t) {
       for (const auto& rec : s.recurrences)
         j["recurrences"].push_back(ordered_json{{"variable", rec.variable}, {"start", sym::print(rec.start)}, {"next", sym::print(rec.next)}});
       if (s.test.op != sym::ConditionOp::True) j["test"] = conditionJson(s.test);
+      if (s.testAfterBody) j["test_after_body"] = true;
     }
     if (s.kind == ScopeKind::Branch) {
       j["arm"] = s.arm;
@@ -508,6 +509,7 @@ Trace readTraceJson(const std::string& text) {
           s.recurrences.push_back(std::move(out));
         }
       if (j.contains("test")) s.test = r.condition(r.member(j, "test", where), where + ".test");
+      if (j.contains("test_after_body")) s.testAfterBody = r.get<bool>(j, "test_after_body", where);
     }
     if (s.kind == ScopeKind::Branch) {
       s.arm = r.get<std::string>(j, "arm", where);

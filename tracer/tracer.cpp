@@ -387,6 +387,7 @@ class Tracer {
     for (const ir::Recurrence& r : l.recurrences)
       s.recurrences.push_back({r.variable.get_name(), resolve(r.start, frame), resolve(r.next, frame)});
     s.test = l.test.mapSides([&](const sym::Expr& e) { return resolve(e, frame); });
+    s.testAfterBody = l.testAfterBody;
     active.classification.step = s.step;
     for (const auto& v : l.varying) {
       sym::Expr resolved = resolve(v, frame);

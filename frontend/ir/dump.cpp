@@ -86,7 +86,7 @@ class Dumper {
     for (const CarriedScalar& c : l.carried) head += " [carries " + c.name + ": " + std::string(toString(c.kind)) + "]";
     for (const Recurrence& r : l.recurrences)
       head += " [" + r.variable.get_name() + " = " + sym::print(r.start) + ", then " + sym::print(r.next) + "]";
-    if (l.test.op != sym::ConditionOp::True) head += " [while " + sym::print(l.test) + "]";
+    if (l.test.op != sym::ConditionOp::True) head += std::string(l.testAfterBody ? " [do while " : " [while ") + sym::print(l.test) + "]";
     line(depth, head, l.loc);
     if (!l.header.empty()) {
       out_ << std::string(2 * depth + 2, ' ') << "header:\n";

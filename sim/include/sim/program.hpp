@@ -92,6 +92,7 @@ struct LoopOp {
   // test has no value at entry, tripsWhenUnknown iterations; where it loses its value later, the
   // loop ends there.
   bool tested = false;
+  bool testAfterBody = false;  // a do-while: the first iteration runs before any test
   Condition test;
   Block pre;     // hoisted loads, once before the first iteration (O2)
   Block header;  // condition accesses, every iteration and once more at the exit (O0)

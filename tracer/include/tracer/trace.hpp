@@ -73,6 +73,7 @@ struct Scope {
   };
   std::vector<Recurrence> recurrences;
   sym::Condition test;  // a loop with an unknown trip count: its condition before every iteration (ir::Loop::test)
+  bool testAfterBody = false;  // a do-while's test: not before the first iteration
   // Branch
   std::string arm;
   sym::Condition condition;

@@ -174,6 +174,7 @@ struct Loop {
   /// Loops whose trip count is unknown: the condition, tested before every iteration, in the
   /// symbols of the top of an iteration (the recurrences' variables among them); True: none.
   sym::Condition test;
+  bool testAfterBody = false;  // a do-while's test: the first iteration always runs
   Block header;                       // accesses of the condition, evaluated every iteration
   Block body;
   SourceLoc loc;
