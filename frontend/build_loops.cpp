@@ -142,17 +142,6 @@ sym::Condition FunctionBuilder::conditionAside(const clang::Expr* e) {
   return c;
 }
 
-namespace {
-
-/* The unknowns of "c" (relations' sides, operands). */
-void unknownsOf(const sym::Condition& c, const sym::Context& ctx, std::set<std::string>& out) {
-  for (const sym::Expr* side : {&c.lhs, &c.rhs})
-    for (const sym::Symbol& u : sym::symbolsOfKind(*side, ctx, sym::SymbolKind::Unknown)) out.insert(u.get_name());
-  for (const sym::Condition& o : c.operands) unknownsOf(o, ctx, out);
-}
-
-}  // namespace
-
 /* The locals "body" hands from one iteration to the next whose values simulate can compute
    (ir::Recurrence): integers known before the loop whose value at the end of the body is a
    formula of their own value at the top, the iterator and loads (`cur = nodes[cur].next`,
@@ -194,16 +183,13 @@ void FunctionBuilder::followRecurrences(ir::Loop& loop, const std::map<const cla
    until it fails. Not with an early exit: a test that never fails would run forever. */
 void FunctionBuilder::keepTest(ir::Loop& loop, const sym::Condition& test, bool afterBody) {
   if (test.op == sym::ConditionOp::True || test.isOpaque() || loop.hasEarlyExit) return;
-  std::set<std::string> unknowns;
-  unknownsOf(test, state_.ctx, unknowns);
-  bool moves = false;
-  for (const ir::Recurrence& r : loop.recurrences) moves |= unknowns.erase(r.variable.get_name()) > 0;
-  std::set<std::string> names;
-  test.mapSides([&](const sym::Expr& side) {
-    for (const auto& symbol : sym::symbolsOfKind(side, state_.ctx, sym::SymbolKind::Iterator)) names.insert(symbol.get_name());
-    return side;
+  std::set<std::string> unknowns, iterators;
+  test.forEachSide([&](const sym::Expr& side) {
+    for (const sym::Symbol& u : sym::symbolsOfKind(side, state_.ctx, sym::SymbolKind::Unknown)) unknowns.insert(u.get_name());
+    for (const sym::Symbol& i : sym::symbolsOfKind(side, state_.ctx, sym::SymbolKind::Iterator)) iterators.insert(i.get_name());
   });
-  moves = moves || (loop.iterator && names.count(loop.iterator->get_name()) > 0);
+  bool moves = loop.iterator && iterators.count(loop.iterator->get_name()) > 0;
+  for (const ir::Recurrence& r : loop.recurrences) moves |= unknowns.erase(r.variable.get_name()) > 0;
   if (!unknowns.empty() || !moves) return;
   loop.test = test;
   loop.testAfterBody = afterBody;
@@ -215,10 +201,7 @@ void FunctionBuilder::keepTest(ir::Loop& loop, const sym::Condition& test, bool 
 void FunctionBuilder::dropUnusedRecurrences(ir::Loop& loop) {
   if (loop.recurrences.empty()) return;
   std::vector<sym::Expr> uses;
-  loop.test.mapSides([&](const sym::Expr& side) {
-    uses.push_back(side);
-    return side;
-  });
+  loop.test.forEachSide([&](const sym::Expr& side) { uses.push_back(side); });
   forEachBlock(loop.body, [&](ir::Block& b) {
     for (const ir::Node& n : b) {
       if (const auto* a = std::get_if<ir::Access>(&n.value)) {

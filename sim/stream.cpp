@@ -330,9 +330,7 @@ void AddressStream::enterLoop(const LoopOp& loop) {
     storedEnd = loop.end.evaluate(slots_.data(), values_);
     storedStep = loop.step.evaluate(slots_.data(), values_);
     const bool read = storedStart && storedEnd && storedStep;
-    ++(read ? indexes_.boundsRead : indexes_.boundsModelled);
-    auto& perLoop = indexes_.boundsByLoop[loop.scope];
-    ++(read ? perLoop.first : perLoop.second);
+    countBounds(loop.scope, read);
   }
   if (storedStart && storedEnd && storedStep) {
     start = *storedStart;
@@ -351,11 +349,7 @@ void AddressStream::enterLoop(const LoopOp& loop) {
       holds = loop.testAfterBody ? std::optional<bool>(true) : loop.test.evaluate(slots_.data(), &values_);
       f.chase = holds && *holds;
       if (holds) trips = *holds ? kChaseLimit : 0;
-      if (!f.chase) {  // a chase is counted when it ends (endChase)
-        ++(holds ? indexes_.boundsRead : indexes_.boundsModelled);
-        auto& perLoop = indexes_.boundsByLoop[loop.scope];
-        ++(holds ? perLoop.first : perLoop.second);
-      }
+      if (!f.chase) countBounds(loop.scope, holds.has_value());  // a chase is counted when it ends (endChase)
     }
     usedPolicy_ = usedPolicy_ || !holds;
   } else {
@@ -533,10 +527,15 @@ void AddressStream::endChase(Frame& f) {
   f.remaining = !holds && done < f.loop->tripsWhenUnknown ? f.loop->tripsWhenUnknown - done + 1 : 1;
   f.chase = false;
   const bool read = holds && !*holds;
-  ++(read ? indexes_.boundsRead : indexes_.boundsModelled);
-  auto& perLoop = indexes_.boundsByLoop[f.loop->scope];
-  ++(read ? perLoop.first : perLoop.second);
+  countBounds(f.loop->scope, read);
   if (!read) usedPolicy_ = true;
+}
+
+/* One entry of loop "scope" whose trip count was read from stored values ("read") or modelled. */
+void AddressStream::countBounds(std::size_t scope, bool read) {
+  ++(read ? indexes_.boundsRead : indexes_.boundsModelled);
+  auto& perLoop = indexes_.boundsByLoop[scope];
+  ++(read ? perLoop.first : perLoop.second);
 }
 
 /* The leaf loop's accesses with every slot but its own fixed: address = base + stride * i. */

@@ -95,6 +95,14 @@ Condition Condition::substitute(const GiNaC::exmap& map) const {
   return c;
 }
 
+void Condition::forEachSide(const std::function<void(const Expr&)>& visit) const {
+  if (op != ConditionOp::True && op != ConditionOp::Opaque && operands.empty()) {
+    visit(lhs);
+    visit(rhs);
+  }
+  for (const auto& o : operands) o.forEachSide(visit);
+}
+
 Condition Condition::mapSides(const std::function<Expr(const Expr&)>& f) const {
   Condition c = *this;
   if (op != ConditionOp::True && op != ConditionOp::Opaque && operands.empty()) {

@@ -89,8 +89,7 @@ struct LoopOp {
   std::vector<Carried> carried;
   // An unknown trip count with a condition the stream can compute (from carried or stored values,
   // or the iterator): the loop runs while "test" holds, unless --trips gave its count. Where the
-  // test has no value at entry, tripsWhenUnknown iterations; where it loses its value later, the
-  // loop ends there.
+  // test has no value, tripsWhenUnknown iterations in all (or none more, if it ran them).
   bool tested = false;
   bool testAfterBody = false;  // a do-while: the first iteration runs before any test
   Condition test;

@@ -227,6 +227,7 @@ class AddressStream {
   void enterLoop(const LoopOp& loop);
   void advanceCarried(const LoopOp& loop);
   void endChase(Frame& f);
+  void countBounds(std::size_t scope, bool read);
   void enterBranch(const BranchOp& branch);
   void allocate(const AllocOp& a);
   void release(const FreeOp& f);

@@ -29,6 +29,8 @@ struct Condition {
   /// True/false when decidable with the symbols' current values in "e" (after substitution).
   std::optional<bool> evaluate() const;
   Condition substitute(const GiNaC::exmap& map) const;
+  /// Calls "visit" on the sides of every relation.
+  void forEachSide(const std::function<void(const Expr&)>& visit) const;
   /// The condition with "f" applied to the sides of every relation.
   Condition mapSides(const std::function<Expr(const Expr&)>& f) const;
 };
