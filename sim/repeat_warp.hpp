@@ -34,7 +34,10 @@ concept CapturesState = requires(const Engine& engine, std::vector<std::uint64_t
 template <class Engine>
 class RepeatWarp {
  public:
-  RepeatWarp(Engine& engine, std::vector<LevelCounts>& counts) : engine_(engine), counts_(counts) {}
+  /// "spanning" (may be null) counts the accesses that spanned a split simulation's parts so far:
+  /// no warp skips a period that had one (sim/partition.hpp).
+  RepeatWarp(Engine& engine, std::vector<LevelCounts>& counts, const std::uint64_t* spanning = nullptr)
+      : engine_(engine), counts_(counts), spanning_(spanning) {}
 
   /// At the stream's repeat point, after "accesses" accesses: remember the state, or warp.
   /// Returns the accesses the warp counted without simulating them.
@@ -53,7 +56,7 @@ class RepeatWarp {
     // A look costs about the image and the counters: looks are at least twice that many accesses apart.
     if (loop.gap == 0) loop.gap = 2 * (image_.size() + 8 * counts_.size());
     for (auto it = loop.seen.rbegin(); it != loop.seen.rend(); ++it) {
-      if (it->image != image_) continue;
+      if (it->image != image_ || it->spanning != spanning()) continue;
       const std::int64_t period = it->remaining - point.remaining;
       const std::int64_t periods = point.remaining / period;
       loop.done = true;  // fewer than a period is left after a warp, and nothing before one
@@ -65,7 +68,7 @@ class RepeatWarp {
       return times * (accesses - it->accesses);
     }
     if (loop.seen.size() == kKept) loop.seen.erase(loop.seen.begin());
-    loop.seen.push_back(Snapshot{point.remaining, accesses, image_, engine_.stats(), counts_});
+    loop.seen.push_back(Snapshot{point.remaining, accesses, image_, engine_.stats(), counts_, 0, spanning()});
     // States that do not repeat soon may still repeat later (FIFO cycles): look less often, then stop.
     ++loop.looks;
     if (loop.looks % kKept == 0) loop.gap *= 2;
@@ -84,6 +87,7 @@ class RepeatWarp {
     std::vector<cache::LevelStats> stats;
     std::vector<LevelCounts> counts;
     std::int64_t sameAfter = 0;  // line runs: iterations after this one that use its lines
+    std::uint64_t spanning = 0;  // accesses that had spanned a split simulation's parts
   };
   struct Loop {
     std::uint64_t entry = 0;
@@ -120,7 +124,7 @@ class RepeatWarp {
     engine_.captureState(image_);
     ++record.looks;
     for (auto it = loop.seen.rbegin(); it != loop.seen.rend(); ++it) {
-      if (it->image != image_) continue;
+      if (it->image != image_ || it->spanning != spanning()) continue;
       const std::int64_t period = it->remaining - point.remaining;
       const std::int64_t periods = loop.seen.back().sameAfter / period;  // the run's iterations from this one on
       if (periods == 0) break;
@@ -138,12 +142,15 @@ class RepeatWarp {
       return 0;
     }
     if (loop.seen.size() == kKept) loop.seen.erase(loop.seen.begin());
-    loop.seen.push_back(Snapshot{point.remaining, accesses, image_, engine_.stats(), counts_, point.sameAfter});
+    loop.seen.push_back(Snapshot{point.remaining, accesses, image_, engine_.stats(), counts_, point.sameAfter, spanning()});
     return 0;
   }
 
+  std::uint64_t spanning() const { return spanning_ ? *spanning_ : 0; }
+
   Engine& engine_;
   std::vector<LevelCounts>& counts_;
+  const std::uint64_t* spanning_;
   std::vector<Loop> loops_;  // by the loop's depth in the stream's frame stack
   std::unordered_map<const LoopOp*, LineRunRecord> lineRuns_;
   std::vector<std::uint64_t> image_;

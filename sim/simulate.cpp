@@ -6,10 +6,16 @@
 #include "attribution.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "engine_set.hpp"
+#include "sim/partition.hpp"
 
 #include <algorithm>
 #include <array>
+#include <atomic>
+#include <exception>
+#include <optional>
 #include <stdexcept>
+#include <thread>
+#include <type_traits>
 
 #include "repeat_warp.hpp"
 
@@ -53,42 +59,96 @@ std::array<std::size_t, 1> firstLevels(const Engine& /*hierarchy*/) {
 }
 const std::vector<std::size_t>& firstLevels(const EngineSet& set) { return set.firstLevels(); }
 
+/* One batch on a split simulation's thread (docs/performance.md, "Threads"): the one-line
+   accesses of its part, and its share of every access spanning parts, which the first part
+   counts once with the outcome of the second part's lines. The accesses it counted; nullopt if
+   another thread failed. */
+template <typename Attribute>
+std::optional<std::uint64_t> runSplitBatch(const std::vector<Record>& batch, std::size_t n, cache::MruHierarchy& hierarchy, cache::MruOutcome& outcome,
+                                           std::size_t levels, std::vector<LevelCounts>& counts, Attribute attribute,
+                                           const Partition& partition, std::uint64_t& spanning) {
+  std::uint64_t own = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Record& r = batch[i];
+    LevelCounts* event = &counts[static_cast<std::size_t>(r.tag) * levels];
+    if (!partition.spans(r.address, r.bytes)) {
+      if (!partition.owns(r.address)) continue;
+      hierarchy.access(r.address, r.bytes, r.write, outcome);
+      attribute(outcome, levels, r.write, event);
+      ++own;
+      continue;
+    }
+    ++spanning;
+    hierarchy.accessPart(r.address, r.bytes, r.write, partition.bit, partition.mask, partition.part, outcome);
+    cache::MruOutcome other;
+    const bool passed = partition.part != 0 ? partition.channel->push(outcome, *partition.stop) : partition.channel->pop(other, *partition.stop);
+    if (!passed) {
+      if (partition.stop->load()) return std::nullopt;
+      throw std::logic_error("the threads of a split simulation met different accesses spanning their parts");
+    }
+    if (partition.part != 0) continue;
+    outcome.accessed |= other.accessed;
+    outcome.missed |= other.missed;
+    hierarchy.countAccess(r.write, outcome);
+    attribute(outcome, levels, r.write, event);
+    ++own;
+  }
+  if (partition.part != 0) partition.channel->flush();
+  return own;
+}
+
 /* The stream through "hierarchy", every record's outcome added to its event's counters. A run
    the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when the first level
    still holds every line of the iteration before it (written ones dirty). At a repeat point, RepeatWarp may
-   skip whole periods of iterations (docs/performance.md, "Warping"). */
+   skip whole periods of iterations (docs/performance.md, "Warping"). With a partition (the MRU
+   engine only), only the records of its part count (docs/performance.md, "Threads"). */
 template <typename Engine, typename Outcome, typename Attribute>
 std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
-                  const Progress& progress, Attribute attribute, std::uint64_t& warped) {
-  RepeatWarp<Engine> warp(hierarchy, counts);
+                  const Progress& progress, Attribute attribute, std::uint64_t& warped, const Partition* partition = nullptr) {
+  std::uint64_t spanning = 0;  // accesses spanning parts so far: no warp over one (partition.hpp)
+  RepeatWarp<Engine> warp(hierarchy, counts, &spanning);
   std::vector<Record> batch(kBatch);
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
+  const auto mine = [partition](const Record& r) { return !partition || partition->owns(r.address); };
   for (;;) {
     const std::size_t n = stream.next(batch.data(), batch.size());
     if (stream.ended(n)) break;
-    for (std::size_t i = 0; i < n; ++i) {
-      const Record& r = batch[i];
-      feed(hierarchy, r, outcome);
-      attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
+    bool split = false;
+    if constexpr (std::is_same_v<Engine, cache::MruHierarchy>) {
+      if (partition) {
+        const std::optional<std::uint64_t> own = runSplitBatch(batch, n, hierarchy, outcome, levels, counts, attribute, *partition, spanning);
+        if (!own) return accesses;
+        accesses += *own;
+        split = true;
+      }
     }
-    accesses += n;
+    if (!split) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const Record& r = batch[i];
+        feed(hierarchy, r, outcome);
+        attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
+      }
+      accesses += n;
+    }
     const LeafRun& offer = stream.offeredRun();
     if (offer.repeats > 0) {
       const std::size_t runFrom = n - offer.count;
       // Every line the iteration used still held at the first level (written ones dirty): its
       // repetitions are first-level hits that change nothing but the counters.
       bool held = true;
-      for (std::size_t i = runFrom; i < n && held; ++i) held = hierarchy.firstLevelHolds(batch[i].address, batch[i].write);
+      for (std::size_t i = runFrom; i < n && held; ++i)
+        held = !mine(batch[i]) || hierarchy.firstLevelHolds(batch[i].address, batch[i].write);
       if (held) {
         const auto repeats = static_cast<std::uint64_t>(offer.repeats);
         std::uint64_t reads = 0, writes = 0;
         for (std::size_t i = runFrom; i < n; ++i) {
+          if (!mine(batch[i])) continue;
           LevelCounts* event = &counts[static_cast<std::size_t>(batch[i].tag) * levels];
           for (std::size_t first : firstLevels(hierarchy)) (batch[i].write ? event[first].writes : event[first].reads) += repeats;
           (batch[i].write ? writes : reads) += repeats;
         }
         hierarchy.addFirstLevelHits(reads, writes);
-        accesses += repeats * offer.count;
+        accesses += reads + writes;
       }
       stream.resolveRun(held);
     }
@@ -99,6 +159,7 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
         warped += skipped;
       }
     }
+    if (partition) partition->done->store(accesses, std::memory_order_relaxed);
     if (progress && accesses >= nextReport) {
       progress(accesses);
       nextReport = accesses + kProgressEvery;  // a warp may have jumped far ahead
@@ -209,13 +270,105 @@ void collectStoredValues(SimulationResult& result, const AddressStream& stream, 
 
 }  // namespace
 
+namespace {
+
+/* What one thread of a split simulation (simulateSplit) ends with. */
+struct PartResult {
+  std::vector<LevelCounts> counts;
+  std::uint64_t accesses = 0, warped = 0;
+  std::vector<cache::LevelStats> levelStats;
+  bool usedPolicy = false;
+  std::exception_ptr error;
+};
+
+/* simulate() on two threads, each running the whole stream and simulating the lines of its
+   part of the sets (docs/performance.md, "Threads"), into "result" and "counts" as simulate()
+   would. */
+template <typename Attribute>
+void simulateSplit(const Program& program, const cache::HierarchyConfig& config, const StreamOptions& streamOptions, const Progress& progress,
+                   unsigned bit, Attribute attribute, SimulationResult& result, std::vector<LevelCounts>& counts) {
+  constexpr unsigned kParts = 2;  // one channel: accesses spanning parts span these two
+  const std::size_t levels = config.levels.size();
+  std::atomic<bool> stop{false};
+  std::vector<std::atomic<std::uint64_t>> done(kParts);
+  SpanChannel channel;
+  std::vector<PartResult> results(kParts);
+  SimulationResult fromStream;  // what the first part's stream read and bound (the same in every part)
+  const auto runPart = [&](unsigned part) {
+    PartResult& mine = results[part];
+    try {
+      cache::MruHierarchy hierarchy(config);
+      cache::MruOutcome outcome;
+      StreamOptions own = streamOptions;
+      own.repeatPoints = own.fastPaths;
+      own.lineRunBytes = own.repeatPoints ? smallestLine(config) : 0;
+      AddressStream stream(program, own);
+      mine.counts.assign(counts.size(), LevelCounts{});
+      const Partition partition{bit, kParts - 1u, part, &stop, &done[part], &channel};
+      Progress whole;  // the first part reports every part's accesses
+      if (part == 0 && progress)
+        whole = [&done, &progress](std::uint64_t /*own*/) {
+          std::uint64_t sum = 0;
+          for (const auto& d : done) sum += d.load(std::memory_order_relaxed);
+          progress(sum);
+        };
+      mine.accesses = run(stream, hierarchy, outcome, levels, mine.counts, whole, attribute, mine.warped, &partition);
+      mine.levelStats = hierarchy.stats();
+      mine.usedPolicy = stream.usedPolicy();
+      if (part == 0) {
+        collectBinding(fromStream, stream);
+        collectStoredValues(fromStream, stream, program);
+      }
+    } catch (...) {
+      mine.error = std::current_exception();
+      stop.store(true);  // the other stops early; the error is rethrown below
+    }
+    if (part != 0) channel.close();
+    if (part == 0) channel.finishReading();
+  };
+  {
+    std::jthread second(runPart, 1u);
+    runPart(0);
+  }
+  for (const PartResult& part : results)
+    if (part.error) std::rethrow_exception(part.error);
+  if (channel.left() != 0) throw std::logic_error("the threads of a split simulation met different accesses spanning their parts");
+  bool usedPolicy = false;
+  result.levelStats.assign(levels, cache::LevelStats{});
+  for (const PartResult& part : results) {
+    for (std::size_t i = 0; i < counts.size(); ++i) counts[i] += part.counts[i];
+    result.accesses += part.accesses;
+    result.warpedAccesses += part.warped;
+    for (std::size_t k = 0; k < levels; ++k) result.levelStats[k] += part.levelStats[k];
+    usedPolicy = usedPolicy || part.usedPolicy;
+  }
+  result.memory = cache::trafficBelow(result.levelStats.back());
+  result.approximate = program.approximate || usedPolicy || fromStream.approximate;
+  result.boundFunctions = std::move(fromStream.boundFunctions);
+  result.notes = std::move(fromStream.notes);
+  result.indexesFromStoredValues = std::move(fromStream.indexesFromStoredValues);
+  result.boundsFromStoredValues = std::move(fromStream.boundsFromStoredValues);
+}
+
+}  // namespace
+
 SimulationResult simulate(const Program& program, std::size_t eventCount, const cache::HierarchyConfig& config,
-                          const StreamOptions& options, const Progress& progress) {
+                          const StreamOptions& options, const Progress& progress, unsigned threads) {
   const std::size_t levels = config.levels.size();
   SimulationResult result;
   std::vector<LevelCounts> counts((eventCount + 1) * levels);  // the loader's accesses after the events'
   StreamOptions streamOptions = withLoaderTag(options, eventCount);
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(config);
+  // Two threads split the sets where each part is simulated on its own exactly (partition.hpp),
+  // on the MRU engine; an observer would be told of every scope once per thread.
+  const std::optional<unsigned> bit = threads >= 2 ? partitionBit(config, 2) : std::nullopt;
+  if (bit && !options.observer && cache::MruHierarchy::supports(config)) {
+    simulateSplit(program, config, streamOptions, progress, *bit, attributeMru, result, counts);
+    result.threads = 2;
+    collectCounts(result, config, counts, eventCount, levels, 0);
+    result.notes.insert(result.notes.begin(), program.notes.begin(), program.notes.end());
+    return result;
+  }
   const auto simulateWith = [&](auto& hierarchy, auto& outcome, auto attribution) {
     streamOptions.repeatPoints = options.fastPaths && hierarchy.capturesState();
     streamOptions.lineRunBytes = streamOptions.repeatPoints ? smallestLine(config) : 0;
@@ -255,8 +408,8 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
 }
 
 std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
-                                          const StreamOptions& options, const Progress& progress) {
-  if (configs.size() == 1) return {simulate(program, eventCount, configs[0], options, progress)};
+                                          const StreamOptions& options, const Progress& progress, unsigned threads) {
+  if (configs.size() == 1) return {simulate(program, eventCount, configs[0], options, progress, threads)};
   for (const cache::HierarchyConfig& config : configs)
     if (config.countSetMisses || config.trackFillers)
       throw std::invalid_argument("per-set misses and line fillers are counted for one cache configuration at a time");

@@ -34,6 +34,20 @@ TEST_CASE("output is byte-identical from run to run", "[cli][determinism]") {
   }
 }
 
+TEST_CASE("simulate --threads gives the report one thread gives", "[cli][simulate][split][determinism]") {
+  for (const char* args : {"simulate examples/jacobi-2d -D N=60 -D TSTEPS=4 --format json", "simulate examples/matmul-heap -D N=40 --machine cachegrind --format json",
+                           "simulate examples/spmv-csr -D ROWS=300"}) {
+    INFO(args);
+    auto one = test::runCli(std::string(args) + " --threads 1");
+    REQUIRE(one.exitCode == 0);
+    for (const char* threads : {" --threads 2", " --threads 0", " --threads 5"}) {
+      auto many = test::runCli(std::string(args) + threads);
+      CHECK(many.exitCode == 0);
+      CHECK(many.out == one.out);
+    }
+  }
+}
+
 TEST_CASE("option -o writes the file and --dump trace writes the trace format", "[cli]") {
   std::string dir = test::tempDir();
   auto r = test::runCli("analyze examples/matmul-heap --dump trace -o '" + dir + "/trace.json'");

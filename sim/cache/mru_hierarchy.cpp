@@ -245,6 +245,19 @@ void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool is
   const std::uint64_t end = address + (size == 0 ? 1 : size);
   const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
   for (std::uint64_t line = first; line <= last; ++line) demand(line, isWrite, out);
+  countAccess(isWrite, out);
+}
+
+void MruHierarchy::accessPart(std::uint64_t address, std::uint32_t size, bool isWrite, unsigned bit, std::uint64_t mask, std::uint64_t part,
+                              MruOutcome& out) {
+  out.accessed = out.missed = 0;
+  const std::uint64_t end = address + (size == 0 ? 1 : size);
+  const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
+  for (std::uint64_t line = first; line <= last; ++line)
+    if ((((line << lineBits_) >> bit) & mask) == part) demand(line, isWrite, out);
+}
+
+void MruHierarchy::countAccess(bool isWrite, const MruOutcome& out) {
   for (std::size_t k = 0; k < levels_.size(); ++k) {
     if (!(out.accessed >> k & 1)) break;
     bool missed = out.missed >> k & 1;

@@ -41,6 +41,7 @@ struct SimulationResult {
   std::vector<std::vector<cache::ReuseCount>> reuse;  // [level]: with config.trackFillers (tags: trace event indices), else empty
   std::uint64_t accesses = 0;
   std::uint64_t warpedAccesses = 0;  // of "accesses", counted by warping over repeating iterations, not simulated one by one
+  unsigned threads = 1;              // threads that simulated, each a part of the sets (docs/performance.md, "Threads")
   bool approximate = false;
   std::vector<std::string> notes;
   // What the integers the program stored made exact (docs/register-model.md, "Values the program
@@ -53,14 +54,18 @@ struct SimulationResult {
 /// Called now and then with the number of accesses simulated so far.
 using Progress = std::function<void(std::uint64_t)>;
 
+/// "threads" > 1: as many threads as the hierarchy's sets split into (a power of two, at most
+/// "threads"), each simulating its part of the sets over the whole stream; the same result
+/// (docs/performance.md, "Threads").
 SimulationResult simulate(const Program& program, std::size_t eventCount, const cache::HierarchyConfig& config,
-                          const StreamOptions& options, const Progress& progress = {});
+                          const StreamOptions& options, const Progress& progress = {}, unsigned threads = 1);
 
 /// simulate() of every configuration in "configs" in one pass over the stream (the stream is
 /// generated once; each access goes to every hierarchy); results in the order of "configs",
 /// each equal to what simulate() alone gives. One configuration is simulate() itself. Per-set
 /// misses and fillers need one configuration: with several, throws std::invalid_argument.
+/// "threads" applies to one configuration (several run on one thread).
 std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
-                                          const StreamOptions& options, const Progress& progress = {});
+                                          const StreamOptions& options, const Progress& progress = {}, unsigned threads = 1);
 
 }  // namespace cats::sim

@@ -44,6 +44,14 @@ class MruHierarchy {
     accessSlow(address, size, isWrite, out);
   }
 
+  /// A split simulation's share of an access (sim/partition.hpp): only its lines whose address
+  /// has "part" in bits bit.. (mask: parts - 1) go through the hierarchy, and the access is not
+  /// counted; countAccess() counts it once, with the outcomes of every part's lines combined.
+  void accessPart(std::uint64_t address, std::uint32_t size, bool isWrite, unsigned bit, std::uint64_t mask, std::uint64_t part,
+                  MruOutcome& out);
+  /// Counts one access whose lines did "out" (bit k: level k reached / missed by some line).
+  void countAccess(bool isWrite, const MruOutcome& out);
+
   /// First-level hits the caller proved changed nothing but the counters (docs/performance.md, "Bulk hits").
   void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes) {
     firstStats_->reads += reads;

@@ -1,0 +1,78 @@
+// Splitting a hierarchy's sets among threads (docs/performance.md, "Threads"): lines whose
+// address agrees in a few bits above every level's line offset land in the same sets at every
+// level, and nothing an engine does to one line touches a line of another part (fills, evictions,
+// write-backs, inclusive purges and exclusive moves all act on the same line). So each thread can
+// run the whole stream, simulate only its part's lines, and the parts' counters add up exactly.
+#pragma once
+
+#include "cache/config.hpp"
+#include "cache/mru_hierarchy.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace cats::sim {
+
+/// What the second part's lines of each access spanning both parts did, passed in stream order
+/// to the first part's thread, which counts the access once (both parts meet the same spanning
+/// accesses in the same order: runs never hold one, and no part warps over one). Bounded: the
+/// thread that is ahead waits. Each side publishes its position in steps, not per outcome: the
+/// two positions are the only memory the threads share, and a shared line costs a transfer.
+class SpanChannel {
+ public:
+  /// False if "stop" was set, or the consumer finished, while waiting for room.
+  bool push(const cache::MruOutcome& outcome, const std::atomic<bool>& stop);
+  /// Makes every pushed outcome visible to pop() (at the end of each batch, and when closing).
+  void flush() { written_.store(writing_, std::memory_order_release); }
+  /// False if "stop" was set, or the producer closed the channel, while waiting for an outcome.
+  bool pop(cache::MruOutcome& outcome, const std::atomic<bool>& stop);
+  /// The producer has no more outcomes.
+  void close() {
+    flush();
+    closed_.store(true, std::memory_order_release);
+  }
+  /// The consumer takes no more outcomes.
+  void finishReading() { finished_.store(true, std::memory_order_release); }
+  /// Outcomes pushed and never popped (once both sides are done).
+  std::uint64_t left() const { return written_.load(std::memory_order_acquire) - reading_; }
+
+ private:
+  static constexpr std::uint64_t kSlots = std::uint64_t{1} << 16;
+  static constexpr std::uint64_t kStep = 1024;  // outcomes between publications
+  std::vector<cache::MruOutcome> ring_ = std::vector<cache::MruOutcome>(kSlots);
+  alignas(64) std::atomic<std::uint64_t> written_{0};
+  std::atomic<bool> closed_{false};
+  alignas(64) std::atomic<std::uint64_t> read_{0};
+  std::atomic<bool> finished_{false};
+  alignas(64) std::uint64_t writing_ = 0;  // the producer's own position
+  std::uint64_t roomUntil_ = 0;            // the producer may write up to here without looking
+  alignas(64) std::uint64_t reading_ = 0;  // the consumer's own position
+  std::uint64_t readableUntil_ = 0;        // the consumer may read up to here without looking
+};
+
+/// The lines one thread simulates: those whose address has "part" in bits bit .. bit+log2(parts)-1.
+struct Partition {
+  unsigned bit = 0;
+  std::uint64_t mask = 0;  // parts - 1
+  std::uint64_t part = 0;
+  std::atomic<bool>* stop = nullptr;           // set by a thread that failed: every thread stops
+  std::atomic<std::uint64_t>* done = nullptr;  // this thread's accesses so far, for the progress line
+  SpanChannel* channel = nullptr;              // outcomes of accesses spanning both parts, from part 1 to part 0
+
+  /// Bytes address .. address+bytes-1 (one byte for a size 0) do not all lie in one part's blocks.
+  bool spans(std::uint64_t address, std::uint32_t bytes) const {
+    const std::uint64_t last = address + bytes - (bytes != 0 ? 1 : 0);
+    return ((address ^ last) >> bit) != 0;
+  }
+  bool owns(std::uint64_t address) const { return ((address >> bit) & mask) == part; }
+};
+
+/// The lowest bit that splits every level of "config" into "parts" (a power of two) groups of
+/// whole sets, or nullopt: a level with fewer than "parts" sets, or state shared by all sets
+/// (Random replacement's generator, the miss classifier's shadow caches, per-set or filler
+/// observations, which are reported per set and line as one hierarchy).
+std::optional<unsigned> partitionBit(const cache::HierarchyConfig& config, unsigned parts);
+
+}  // namespace cats::sim

@@ -1,0 +1,249 @@
+// Simulation split over threads by cache sets (docs/performance.md, "Threads"): the same
+// statistics as one thread, per event and level, on random leaves with accesses spanning the
+// parts, time loops that warp, and the examples; which hierarchies split; the outcome channel.
+#include "sim/concretize.hpp"
+#include "sim/partition.hpp"
+#include "sim/simulate.hpp"
+#include "random_programs.hpp"
+#include "simulation_compare.hpp"
+#include "support.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+
+using namespace cats;
+using test::level;
+
+namespace {
+
+/* One thread against two: everything a report shows is the same. Returns the split run. */
+sim::SimulationResult checkSameSplit(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config,
+                                     const sim::StreamOptions& options) {
+  const sim::SimulationResult one = sim::simulate(program, events, config, options, {}, 1);
+  const sim::SimulationResult two = sim::simulate(program, events, config, options, {}, 2);
+  CHECK(one.threads == 1);
+  REQUIRE(two.accesses == one.accesses);
+  CHECK(two.levelStats == one.levelStats);
+  CHECK(two.memory == one.memory);
+  CHECK(two.approximate == one.approximate);
+  CHECK(two.notes == one.notes);
+  CHECK(two.boundFunctions == one.boundFunctions);
+  CHECK(two.indexesFromStoredValues == one.indexesFromStoredValues);
+  CHECK(two.boundsFromStoredValues == one.boundsFromStoredValues);
+  for (std::size_t k = 0; k < one.totals.size(); ++k) {
+    CHECK(test::sameCounts(two.totals[k], one.totals[k]));
+    CHECK(test::sameCounts(two.loader[k], one.loader[k]));
+  }
+  bool sameEvents = true;
+  for (std::size_t e = 0; e < events; ++e)
+    for (std::size_t k = 0; k < one.totals.size(); ++k) sameEvents = sameEvents && test::sameCounts(two.byEvent[e][k], one.byEvent[e][k]);
+  CHECK(sameEvents);
+  return two;
+}
+
+/* The fast engine's hierarchies: LRU, write-back, write-allocate, one line size, in the three
+   inclusion modes, small enough to miss, evict and purge; and Cachegrind's geometry. */
+std::vector<cache::HierarchyConfig> splittableConfigurations() {
+  std::vector<cache::HierarchyConfig> out;
+  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
+    cache::HierarchyConfig c;
+    c.levels = {level("D1", 512, 2, 32), level("LL", 4096, 4, 32)};
+    c.inclusion = inclusion;
+    out.push_back(c);
+  }
+  cache::HierarchyConfig three;
+  three.levels = {level("L1", 1024, 2, 64), level("L2", 4096, 4, 64), level("L3", 16384, 8, 64)};
+  three.inclusion = cache::Inclusion::Inclusive;
+  out.push_back(three);
+  cache::HierarchyConfig cachegrind;
+  cachegrind.levels = {level("D1", 32768, 8, 64), level("LL", 262144, 8, 64)};
+  out.push_back(cachegrind);
+  return out;
+}
+
+sim::AccessOp accessAt(std::uint32_t tag, std::uint32_t container, std::uint32_t bytes, std::int64_t constant,
+                       std::vector<std::pair<int, std::int64_t>> terms, bool write) {
+  sim::AccessOp a;
+  a.tag = tag;
+  a.container = container;
+  a.bytes = bytes;
+  a.scalarBytes = bytes;
+  a.write = write;
+  a.offset = sim::Formula::linear(constant, std::move(terms));
+  return a;
+}
+
+/* for (t < steps) for (i < n) { b[i] = a[i] (16-byte, 4 bytes off alignment: every fourth spans
+   two lines) } with "steps" time steps: a loop whose iterations repeat, so it warps, and
+   accesses spanning the parts in every iteration. */
+sim::Program misalignedTimeLoop(std::int64_t n, std::int64_t steps, bool misaligned) {
+  sim::Program p;
+  for (const char* name : {"a", "b"}) {
+    sim::ContainerPlan plan;
+    plan.name = name;
+    plan.sizeBytes = n * 8 + 64;
+    p.containers.push_back(plan);
+  }
+  sim::LoopOp inner;
+  inner.slot = 1;
+  inner.start = sim::Formula::constant(0);
+  inner.end = sim::Formula::constant(n / 2);
+  inner.step = sim::Formula::constant(1);
+  const std::int64_t off = misaligned ? 4 : 0;
+  // Ops are built with emplace_back().value: Op{...} temporaries trip a GCC 12 maybe-uninitialized false positive.
+  inner.body.emplace_back().value = accessAt(0, 0, 16, off, {{1, 16}}, false);
+  inner.body.emplace_back().value = accessAt(1, 1, 16, off, {{1, 16}}, true);
+  sim::LoopOp time;
+  time.slot = 0;
+  time.start = sim::Formula::constant(0);
+  time.end = sim::Formula::constant(steps);
+  time.step = sim::Formula::constant(1);
+  time.body.emplace_back().value = std::move(inner);
+  sim::FrameOp frame;
+  frame.body.emplace_back().value = std::move(time);
+  p.body.emplace_back().value = std::move(frame);
+  p.slots = 2;
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("which hierarchies split their sets between two threads", "[sim][split]") {
+  cache::HierarchyConfig cachegrind;
+  cachegrind.levels = {level("D1", 32768, 8, 64), level("LL", 262144, 8, 64)};
+  CHECK(sim::partitionBit(cachegrind, 2) == 6u);  // the lowest set-index bit, the same at both levels
+  CHECK(sim::partitionBit(cachegrind, 1) == std::nullopt);
+  CHECK(sim::partitionBit(cachegrind, 3) == std::nullopt);
+  cache::HierarchyConfig mixedLines = cachegrind;  // above the largest line offset
+  mixedLines.levels[0].lineBytes = 32;
+  CHECK(sim::partitionBit(mixedLines, 2) == 6u);
+  cache::HierarchyConfig fullyAssociative = cachegrind;  // one set: nothing to split
+  fullyAssociative.levels[1].associativity = 0;
+  CHECK(sim::partitionBit(fullyAssociative, 2) == std::nullopt);
+  cache::HierarchyConfig random = cachegrind;  // one generator for every set
+  random.levels[1].replacement = cache::Replacement::Random;
+  CHECK(sim::partitionBit(random, 2) == std::nullopt);
+  cache::HierarchyConfig classifying = cachegrind;  // shadow caches over every set
+  classifying.classifyMisses = true;
+  CHECK(sim::partitionBit(classifying, 2) == std::nullopt);
+  cache::HierarchyConfig perSet = cachegrind;
+  perSet.countSetMisses = true;
+  CHECK(sim::partitionBit(perSet, 2) == std::nullopt);
+  cache::HierarchyConfig twoSets;  // the part bit must be a set-index bit of every level
+  twoSets.levels = {level("D1", 256, 2, 64), level("LL", 1024, 16, 64)};
+  CHECK(sim::partitionBit(twoSets, 2) == std::nullopt);
+  twoSets.levels[1].associativity = 8;
+  CHECK(sim::partitionBit(twoSets, 2) == 6u);
+}
+
+TEST_CASE("split simulation: random leaves, accesses spanning the parts included, count as one thread", "[sim][split]") {
+  std::mt19937 rng(909);
+  const auto configs = splittableConfigurations();
+  int split = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::size_t events = 0;
+    const sim::Program p = test::randomLeafProgram(rng, trial % 2 == 1, events);
+    sim::StreamOptions options;
+    options.seed = 3;
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      INFO("trial " << trial << ", configuration " << c);
+      split += checkSameSplit(p, events, configs[c], options).threads == 2;
+    }
+  }
+  CHECK(split == 60 * static_cast<int>(configs.size()));  // each of them really ran on two threads
+}
+
+TEST_CASE("split simulation: hierarchies that do not split run on one thread", "[sim][split]") {
+  std::mt19937 rng(17);
+  std::size_t events = 0;
+  const sim::Program p = test::randomLeafProgram(rng, false, events);
+  for (const cache::HierarchyConfig& config : test::policyConfigurations()) {
+    const bool fastEngine = config.levels[0].replacement == cache::Replacement::Lru && !config.classifyMisses &&
+                            config.levels[0].write == cache::WritePolicy::WriteBack &&
+                            config.levels[0].allocate == cache::AllocatePolicy::WriteAllocate &&
+                            config.levels.front().lineBytes == config.levels.back().lineBytes;
+    INFO(cache::toString(config.levels[0].replacement) << ", " << cache::toString(config.inclusion));
+    const sim::SimulationResult result = checkSameSplit(p, events, config, sim::StreamOptions{});
+    CHECK(result.threads == (fastEngine ? 2u : 1u));
+  }
+}
+
+TEST_CASE("split simulation: a time loop with spanning accesses is never warped over them, and still counts exactly", "[sim][split][warp]") {
+  cache::HierarchyConfig small;
+  small.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
+  for (bool misaligned : {false, true}) {
+    INFO((misaligned ? "misaligned" : "aligned"));
+    const sim::Program p = misalignedTimeLoop(512, 40, misaligned);
+    const sim::SimulationResult one = sim::simulate(p, 2, small, sim::StreamOptions{}, {}, 1);
+    const sim::SimulationResult two = checkSameSplit(p, 2, small, sim::StreamOptions{});
+    CHECK(two.threads == 2);
+    CHECK(one.warpedAccesses > one.accesses / 2);  // the loop warps on one thread
+    // Two threads warp only where no access spans the parts: aligned, they do.
+    if (misaligned)
+      CHECK(two.warpedAccesses == 0);
+    else
+      CHECK(two.warpedAccesses > two.accesses / 2);
+  }
+}
+
+TEST_CASE("split simulation on the examples and corpus kernels: the same statistics", "[sim][split][examples]") {
+  struct Case {
+    const char* path;
+    std::map<std::string, std::string> defines;
+  };
+  const Case cases[] = {
+      {"examples/alloc-in-loop", {{"LEN", "300"}, {"ITERS", "4"}}},
+      {"examples/jacobi-2d", {{"N", "40"}, {"TSTEPS", "6"}}},
+      {"examples/matmul-heap", {{"N", "24"}}},
+      {"examples/particles-aos", {{"NP", "2000"}}},
+      {"examples/spmv-csr", {{"ROWS", "500"}}},
+      {"examples/transpose", {{"N", "64"}}},
+      {"bench/fidelity-corpus/lcs.c", {{"N", "30"}}},
+      {"bench/fidelity-corpus/kmeans.c", {{"N", "300"}}},
+      {"bench/fidelity-corpus/linked_array.c", {{"N", "300"}}},
+      {"bench/fidelity-corpus/correlation.c", {{"N", "40"}}},
+  };
+  const auto configs = splittableConfigurations();
+  for (const Case& c : cases)
+    test::forEachModel(c.path, c.defines, [&](const sim::Program& program, std::size_t events, const sim::StreamOptions& options, const std::string& label) {
+      for (std::size_t k = 1; k < configs.size(); ++k) {  // inclusive, exclusive, three levels, Cachegrind's
+        INFO(label << ", configuration " << k);
+        CHECK(checkSameSplit(program, events, configs[k], options).threads == 2);
+      }
+    });
+}
+
+TEST_CASE("the span channel passes outcomes in order, waits when full, and stops", "[sim][split]") {
+  sim::SpanChannel channel;
+  std::atomic<bool> stop{false};
+  constexpr std::uint32_t kCount = 300000;  // several times the ring
+  std::thread producer([&] {
+    for (std::uint32_t i = 0; i < kCount; ++i) REQUIRE(channel.push(cache::MruOutcome{i, i * 3}, stop));
+    channel.close();
+  });
+  bool inOrder = true;
+  for (std::uint32_t i = 0; i < kCount; ++i) {
+    cache::MruOutcome o;
+    REQUIRE(channel.pop(o, stop));
+    inOrder = inOrder && o.accessed == i && o.missed == i * 3;
+  }
+  producer.join();
+  CHECK(inOrder);
+  cache::MruOutcome o;
+  CHECK_FALSE(channel.pop(o, stop));  // closed and empty: no outcome comes
+  CHECK(channel.left() == 0);
+
+  sim::SpanChannel stopped;
+  stop = true;
+  CHECK_FALSE(stopped.pop(o, stop));  // a failed thread ends the wait
+  sim::SpanChannel unread;  // a consumer that finished: a producer left with no room does not wait forever
+  unread.finishReading();
+  std::atomic<bool> running{false};
+  bool pushed = true;
+  for (std::uint32_t i = 0; i < kCount && pushed; ++i) pushed = unread.push(cache::MruOutcome{}, running);
+  CHECK_FALSE(pushed);
+}
