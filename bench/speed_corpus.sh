@@ -5,7 +5,8 @@
 # --cache-sim=yes` versus `cats-static simulate --compiler gcc -O2` (analysis included), same
 # geometry. Prints wall times, the ratio cats/Cachegrind per kernel and its geometric mean, and
 # writes the figures as JSON.
-# Usage: bench/speed_corpus.sh [--only NAME]... [--json FILE] [path/to/cats-static]
+# Usage: bench/speed_corpus.sh [--only NAME]... [--json FILE] [--threads N] [path/to/cats-static]
+# (--threads: cats-static's simulation threads, 1 by default; Cachegrind has one.)
 set -euo pipefail
 orig=$PWD
 cd "$(dirname "$0")/.."
@@ -16,12 +17,13 @@ speed_set=(atax=4000 bicg=4000 cholesky=600 conv2d=800 correlation=400 covarianc
   matmul_ijk=380 matmul_ikj=400 matvec=4000 matvec_t=4000 mvt=4000 nussinov=500 seidel2d=1800 syrk=480
   trisolv=5000 box_blur=2000 kmeans=200000)
 
-only=() json=speed-corpus.json
+only=() json=speed-corpus.json threads=1
 while [ $# -gt 0 ]; do
   case $1 in
     --only) only+=("$2"); shift ;;
     --json) json=$2; shift ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --threads) threads=$2; shift ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
     -*) echo "speed_corpus.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -50,7 +52,7 @@ for spec in "${speed_set[@]}"; do
   gcc -O2 -g -DN="$size" -o "$work/$program" "$src" -lm
   cg=$(seconds "$work/cg.out" valgrind --tool=cachegrind --cache-sim=yes "${geometry[@]}" --I1=32768,8,64 \
     --cachegrind-out-file=/dev/null "$work/$program")
-  cats=$(seconds "$work/cats.out" "$bin" simulate "$src" -D N="$size" --compiler gcc -O2 "${geometry[@]}" --format json \
+  cats=$(seconds "$work/cats.out" "$bin" simulate "$src" -D N="$size" --compiler gcc -O2 "${geometry[@]}" --threads "$threads" --format json \
     -o "$work/$program.json")
   accesses=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['accesses'])" "$work/$program.json")
   python3 - "$program" "$size" "$cg" "$cats" "$accesses" >>"$rows" <<'PY'
@@ -65,14 +67,14 @@ r = json.loads(sys.stdin.read())
 print('%-16s %8d %9.2fs %9.2fs %7.3fx %12d %10.0f' % (r['kernel'], r['N'], r['cachegrind_s'], r['cats_s'], r['ratio'],
       r['accesses'], r['accesses'] / max(r['cats_s'], 1e-9) / 1e6))" >&2
 done
-python3 - "$rows" "$json" "$bin" <<'PY'
+python3 - "$rows" "$json" "$bin" "$threads" <<'PY'
 import json, math, platform, sys, datetime
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 if not rows:
     sys.exit("speed_corpus.sh: no kernel ran")
 geomean = math.exp(sum(math.log(max(r["ratio"], 1e-9)) for r in rows) / len(rows))
 worst = max(rows, key=lambda r: r["ratio"])
-summary = {"format": "cats-static-speed-corpus", "version": 1, "binary": sys.argv[3],
+summary = {"format": "cats-static-speed-corpus", "version": 1, "binary": sys.argv[3], "threads": int(sys.argv[4]),
            "machine": platform.node(), "processor": platform.processor() or platform.machine(),
            "date": datetime.date.today().isoformat(), "geomean_ratio": geomean,
            "worst": {"kernel": worst["kernel"], "ratio": worst["ratio"]},

@@ -284,11 +284,18 @@ class Compiler {
   void keepStoredValues() {
     std::vector<bool>& kept = program_.valueContainers;
     kept.assign(program_.containers.size(), false);
+    // Only a container some write stores a known value into can be read back: keeping the
+    // others' writes (label[i] = best, best from a data-dependent branch) would only take their
+    // loops off the fast paths, and every read of them is drawn all the same.
+    std::vector<bool> valued(kept.size(), false);
+    program_.forEachOp([&](Op& op) {
+      if (auto* a = std::get_if<AccessOp>(&op.value); a && a->write && a->hasValue && a->container < valued.size()) valued[a->container] = true;
+    });
     auto keep = [&](const Formula& f) {
       bool added = false;
       if (!f.readsMemory()) return added;
       for (std::uint32_t c : f.loadedContainers())
-        if (c < kept.size() && !kept[c]) kept[c] = added = true;
+        if (c < kept.size() && valued[c] && !kept[c]) kept[c] = added = true;
       return added;
     };
     std::function<void(const Condition&)> keepTested = [&](const Condition& c) {

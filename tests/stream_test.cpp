@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <algorithm>
 #include <set>
 
@@ -475,6 +477,37 @@ TEST_CASE("indexes and loop bounds the program stored are read back, not drawn",
     REQUIRE(again.size() == records.size());
     for (std::size_t i = 0; i < again.size(); ++i) CHECK(again[i].address == records[i].address);
   }
+}
+
+TEST_CASE("writes of values nobody can know are not kept: their loops stay on the fast paths", "[sim][stored-values]") {
+  // label[i] = best (a data-dependent argmin) stores nothing known, so sums[label[i]] is drawn
+  // whether or not those writes are kept; perm[i] = 511 - i is kept, perm's reads follow it.
+  trace::Trace t = test::analyzeSource(R"(
+double pts[512], sums[8], out;
+int label[512], perm[512];
+int main(void) {
+  for (int i = 0; i < 512; i++) {
+    int best = 0;
+    for (int c = 1; c < 8; c++)
+      if (pts[i] * c < pts[i] * best) best = c;
+    label[i] = best;
+    perm[i] = 511 - i;
+  }
+  for (int i = 0; i < 512; i++) sums[label[i]] += pts[perm[i]];
+  return 0;
+}
+)");
+  sim::Program p = compile(t, sim::RegisterModel::O2);
+  std::map<std::string, bool> kept;
+  p.forEachOp([&](const sim::Op& op) {
+    if (const auto* a = std::get_if<sim::AccessOp>(&op.value); a && a->write) kept[t.events[a->tag].text] = a->recordsValue;
+  });
+  CHECK(kept.at("label[i]") == false);
+  CHECK(kept.at("perm[i]") == true);
+  sim::AddressStream stream(p, {});
+  drainStream(stream);
+  CHECK(stream.storedValueUse().read == 512);   // pts[perm[i]]
+  CHECK(stream.storedValueUse().drawn == 1024);  // sums[label[i]], read and written
 }
 
 TEST_CASE("stored values: prefix sums, vector stores, overwrites the analysis cannot follow, reallocation", "[sim][stored-values]") {
