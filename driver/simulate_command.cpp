@@ -7,6 +7,7 @@
 #include "reports/simulation.hpp"
 #include "sim/concretize.hpp"
 #include "sim/event_trace.hpp"
+#include "sim/partition.hpp"
 #include "sim/simulate.hpp"
 #include "tracer/expand.hpp"
 
@@ -277,7 +278,10 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   stream.binding = bindingFrom(args.compiler, std::get<sim::CompilerTarget>(target).compiler);
   sim::Progress progress;
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
-  const unsigned threads = args.threads != 0 ? args.threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = args.threads != 0 ? args.threads : std::max(1u, std::thread::hardware_concurrency());
+  // Accesses spanning lines would be handed between the threads one by one and keep them from
+  // warping: slower than one thread (docs/performance.md, "Threads").
+  if (threads > 1 && sim::accessesMayCrossLines(program, configs.front().levels.front().lineBytes)) threads = 1;
   run.results = sim::simulateAll(program, contexts.events.size(), configs, stream, progress, threads);
   if (terminal && run.results.front().accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
   for (sim::SimulationResult& result : run.results) {

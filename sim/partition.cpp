@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <map>
 #include <thread>
 
 namespace cats::sim {
@@ -33,6 +34,84 @@ void backOff(unsigned& rounds) {
 }
 
 }  // namespace
+
+namespace {
+
+/* Walks a program for accessesMayCrossLines: "moves" holds, per slot, how the innermost loop
+   binding it moves it (start, step; nullopt: not constant), so a vector loop's 16-byte access
+   at 8 bytes per source step, stepping by two, is seen aligned. */
+class LineCrossing {
+ public:
+  LineCrossing(const Program& program, std::uint32_t lineBytes) : lineBytes_(lineBytes), alignment_(program.containers.size(), 0) {
+    for (std::size_t c = 0; c < program.containers.size(); ++c) {
+      const ContainerPlan& plan = program.containers[c];
+      const std::uint64_t fixed = plan.fixedAddress.value_or(0);
+      align(c, plan.fixedAddress ? static_cast<std::int64_t>(fixed & (~fixed + 1)) : plan.alignment);
+    }
+    program.forEachOp([&](const Op& op) {
+      if (const auto* alloc = std::get_if<AllocOp>(&op.value)) align(alloc->container, alloc->alignment);
+    });
+  }
+
+  bool may(const Block& block) {
+    for (const Op& op : block) {
+      if (const auto* a = std::get_if<AccessOp>(&op.value)) {
+        if (!inBlock(*a)) return true;
+      } else if (const auto* loop = std::get_if<LoopOp>(&op.value)) {
+        const auto start = loop->start.constantValue(), step = loop->step.constantValue();
+        const std::optional<std::pair<std::int64_t, std::int64_t>> outer = bound(loop->slot);
+        moves_[loop->slot] = std::nullopt;  // pre and post blocks: the slot at its first and last values
+        if (may(loop->pre) || may(loop->post)) return true;
+        if (start && step) moves_[loop->slot] = std::pair{*start, *step};
+        const bool inside = may(loop->header) || may(loop->body);
+        moves_[loop->slot] = outer;
+        if (inside) return true;
+      } else if (const auto* branch = std::get_if<BranchOp>(&op.value)) {
+        for (const Arm& arm : branch->arms)
+          if (may(arm.body)) return true;
+      } else if (const auto* frame = std::get_if<FrameOp>(&op.value)) {
+        if (may(frame->body)) return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  void align(std::size_t c, std::int64_t a) {
+    a = std::max<std::int64_t>(a, 1);
+    if (c < alignment_.size()) alignment_[c] = alignment_[c] == 0 ? a : std::min(alignment_[c], a);
+  }
+  std::optional<std::pair<std::int64_t, std::int64_t>> bound(int slot) const {
+    const auto found = moves_.find(slot);
+    return found == moves_.end() ? std::nullopt : found->second;
+  }
+  /* The access stays in one aligned block of its size rounded up, which lies in one line. */
+  bool inBlock(const AccessOp& a) const {
+    if (a.bytes <= 1) return true;
+    const auto block = static_cast<std::int64_t>(std::bit_ceil(a.bytes));
+    const auto divides = [block](std::int64_t v) { return v % block == 0; };
+    if (block > static_cast<std::int64_t>(lineBytes_) || !a.offset.isLinear() || !divides(a.offset.constantTerm())) return false;
+    if (a.container >= alignment_.size() || !divides(alignment_[a.container])) return false;
+    if (a.randomOffset && !divides(a.drawStride)) return false;
+    for (const auto& [slot, coefficient] : a.offset.terms()) {
+      if (divides(coefficient)) continue;
+      const auto move = bound(slot);
+      if (!move || !divides(coefficient * move->first) || !divides(coefficient * move->second)) return false;
+    }
+    return true;
+  }
+
+  std::uint32_t lineBytes_;
+  std::vector<std::int64_t> alignment_;  // the least any placement of each container gives
+  std::map<int, std::optional<std::pair<std::int64_t, std::int64_t>>> moves_;
+};
+
+}  // namespace
+
+bool accessesMayCrossLines(const Program& program, std::uint32_t lineBytes) {
+  LineCrossing walk(program, lineBytes);
+  return walk.may(program.statics) || walk.may(program.body);
+}
 
 bool SpanChannel::push(const cache::MruOutcome& outcome, const std::atomic<bool>& stop) {
   if (writing_ == roomUntil_) {

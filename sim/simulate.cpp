@@ -360,7 +360,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   StreamOptions streamOptions = withLoaderTag(options, eventCount);
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(config);
   // Two threads split the sets where each part is simulated on its own exactly (partition.hpp),
-  // on the MRU engine; an observer would be told of every scope once per thread.
+  // on the MRU engine. An observer would be told of every scope once per thread.
   const std::optional<unsigned> bit = threads >= 2 ? partitionBit(config, 2) : std::nullopt;
   if (bit && !options.observer && cache::MruHierarchy::supports(config)) {
     simulateSplit(program, config, streamOptions, progress, *bit, attributeMru, result, counts);

@@ -140,6 +140,32 @@ TEST_CASE("which hierarchies split their sets between two threads", "[sim][split
   CHECK(sim::partitionBit(twoSets, 2) == 6u);
 }
 
+TEST_CASE("which programs may have accesses spanning lines (those run on one thread)", "[sim][split]") {
+  CHECK_FALSE(sim::accessesMayCrossLines(misalignedTimeLoop(64, 2, false), 64));  // 16 bytes at 16 i
+  CHECK(sim::accessesMayCrossLines(misalignedTimeLoop(64, 2, true), 64));         // 16 bytes at 4 + 16 i
+  CHECK(sim::accessesMayCrossLines(misalignedTimeLoop(64, 2, false), 8));         // bigger than a line
+  // A vector loop: 16 bytes at 8 bytes per source step, the loop stepping by two (and from 0).
+  sim::Program vector = misalignedTimeLoop(64, 2, false);
+  auto& time = std::get<sim::LoopOp>(std::get<sim::FrameOp>(vector.body[0].value).body[0].value);
+  auto& inner = std::get<sim::LoopOp>(time.body[0].value);
+  for (sim::Op& op : inner.body) std::get<sim::AccessOp>(op.value).offset = sim::Formula::linear(0, {{1, 8}});
+  inner.step = sim::Formula::constant(2);
+  CHECK_FALSE(sim::accessesMayCrossLines(vector, 64));
+  inner.start = sim::Formula::constant(1);  // odd source steps: 8 bytes off
+  CHECK(sim::accessesMayCrossLines(vector, 64));
+  inner.start = sim::Formula::constant(0);
+  inner.step = sim::Formula::constant(1);
+  CHECK(sim::accessesMayCrossLines(vector, 64));
+  inner.step = sim::Formula::constant(2);
+  vector.containers[1].alignment = 8;  // a container placed 8 bytes off a 16-byte boundary
+  CHECK(sim::accessesMayCrossLines(vector, 64));
+  vector.containers[1].alignment = 16;
+  vector.containers[1].fixedAddress = 0x10008;  // --place at an address 8 bytes off
+  CHECK(sim::accessesMayCrossLines(vector, 64));
+  vector.containers[1].fixedAddress = 0x10040;
+  CHECK_FALSE(sim::accessesMayCrossLines(vector, 64));
+}
+
 TEST_CASE("split simulation: random leaves, accesses spanning the parts included, count as one thread", "[sim][split]") {
   std::mt19937 rng(909);
   const auto configs = splittableConfigurations();

@@ -7,6 +7,7 @@
 
 #include "cache/config.hpp"
 #include "cache/mru_hierarchy.hpp"
+#include "sim/program.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -74,5 +75,11 @@ struct Partition {
 /// (Random replacement's generator, the miss classifier's shadow caches, per-set or filler
 /// observations, which are reported per set and line as one hierarchy).
 std::optional<unsigned> partitionBit(const cache::HierarchyConfig& config, unsigned parts);
+
+/// Whether some access of "program" may span two lines of "lineBytes": its size rounded up to a
+/// power of two does not divide its offset's every term, its draw stride or its container's
+/// alignment. Such accesses cost the split simulation a hand-over each and keep it from warping
+/// (SpanChannel), so a program that has them runs on one thread; a proof, not a guess, when false.
+bool accessesMayCrossLines(const Program& program, std::uint32_t lineBytes);
 
 }  // namespace cats::sim
