@@ -51,6 +51,15 @@ void feed(TaggedHierarchy& hierarchy, const Record& r, cache::Outcome& outcome) 
 }
 constexpr std::uint64_t kProgressEvery = std::uint64_t{1} << 24;
 
+/* The attribution functions as function objects: passed as pointers, run<> would call them
+   through the pointer for every record instead of inlining them. */
+constexpr auto kAttribute = [](const cache::Outcome& outcome, std::size_t levels, bool isWrite, LevelCounts* counts) {
+  attribute(outcome, levels, isWrite, counts);
+};
+constexpr auto kAttributeMru = [](const cache::MruOutcome& outcome, std::size_t levels, bool isWrite, LevelCounts* counts) {
+  attributeMru(outcome, levels, isWrite, counts);
+};
+
 /* Where the first level of each configuration of "hierarchy" sits among its levels: one engine
    is one configuration; an EngineSet says where each of its members starts. */
 template <typename Engine>
@@ -363,7 +372,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   // on the MRU engine. An observer would be told of every scope once per thread.
   const std::optional<unsigned> bit = threads >= 2 ? partitionBit(config, 2) : std::nullopt;
   if (bit && !options.observer && cache::MruHierarchy::supports(config)) {
-    simulateSplit(program, config, streamOptions, progress, *bit, attributeMru, result, counts);
+    simulateSplit(program, config, streamOptions, progress, *bit, kAttributeMru, result, counts);
     result.threads = 2;
     collectCounts(result, config, counts, eventCount, levels, 0);
     result.notes.insert(result.notes.begin(), program.notes.begin(), program.notes.end());
@@ -390,16 +399,16 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   if (config.trackFillers) {
     TaggedHierarchy hierarchy(config);
     cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);
-    simulateWith(hierarchy, outcome, attribute);
+    simulateWith(hierarchy, outcome, kAttribute);
     takeObservations(hierarchy);
   } else if (cache::MruHierarchy::supports(config)) {
     cache::MruHierarchy hierarchy(config);  // still about 1.6x faster on misses (docs/cache-core.md, Figures; same counts)
     cache::MruOutcome outcome;
-    simulateWith(hierarchy, outcome, attributeMru);
+    simulateWith(hierarchy, outcome, kAttributeMru);
   } else {
     cache::Hierarchy hierarchy(config);
     cache::Outcome outcome(cache::OutcomeDetail::DemandOnly);  // the counters need no more
-    simulateWith(hierarchy, outcome, attribute);
+    simulateWith(hierarchy, outcome, kAttribute);
     takeObservations(hierarchy);
   }
   collectCounts(result, config, counts, eventCount, levels, 0);
