@@ -277,10 +277,6 @@ void collectStoredValues(SimulationResult& result, const AddressStream& stream, 
   }
 }
 
-}  // namespace
-
-namespace {
-
 /* What one thread of a split simulation (simulateSplit) ends with. */
 struct PartResult {
   std::vector<LevelCounts> counts;
