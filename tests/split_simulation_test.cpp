@@ -247,17 +247,21 @@ TEST_CASE("the span channel passes outcomes in order, waits when full, and stops
   sim::SpanChannel channel;
   std::atomic<bool> stop{false};
   constexpr std::uint32_t kCount = 300000;  // several times the ring
+  bool allPushed = true;  // Catch's assertions are not thread-safe: checked after the join
   std::thread producer([&] {
-    for (std::uint32_t i = 0; i < kCount; ++i) REQUIRE(channel.push(cache::MruOutcome{i, i * 3}, stop));
+    for (std::uint32_t i = 0; i < kCount && allPushed; ++i) allPushed = channel.push(cache::MruOutcome{i, i * 3}, stop);
     channel.close();
   });
   bool inOrder = true;
-  for (std::uint32_t i = 0; i < kCount; ++i) {
+  bool allPopped = true;
+  for (std::uint32_t i = 0; i < kCount && allPopped; ++i) {
     cache::MruOutcome o;
-    REQUIRE(channel.pop(o, stop));
-    inOrder = inOrder && o.accessed == i && o.missed == i * 3;
+    allPopped = channel.pop(o, stop);
+    inOrder = inOrder && allPopped && o.accessed == i && o.missed == i * 3;
   }
   producer.join();
+  CHECK(allPushed);
+  CHECK(allPopped);
   CHECK(inOrder);
   cache::MruOutcome o;
   CHECK_FALSE(channel.pop(o, stop));  // closed and empty: no outcome comes
