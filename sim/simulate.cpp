@@ -79,9 +79,10 @@ std::optional<std::uint64_t> runSplitBatch(const std::vector<Record>& batch, std
   std::uint64_t own = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const Record& r = batch[i];
+    const bool spans = partition.spans(r.address, r.bytes);
+    if (!spans && !partition.owns(r.address)) continue;
     LevelCounts* event = &counts[static_cast<std::size_t>(r.tag) * levels];
-    if (!partition.spans(r.address, r.bytes)) {
-      if (!partition.owns(r.address)) continue;
+    if (!spans) {
       hierarchy.access(r.address, r.bytes, r.write, outcome);
       attribute(outcome, levels, r.write, event);
       ++own;
@@ -224,6 +225,14 @@ void collectCounts(SimulationResult& result, const cache::HierarchyConfig& confi
   if (levels > 0) result.accesses -= result.loader.front().accesses();  // the program's accesses, as "totals"
 }
 
+/* "options" with repeat points (warping) where the engine's state can be captured, and line runs
+   at the smallest line of "config" with them. */
+StreamOptions withWarping(StreamOptions options, const cache::HierarchyConfig& config, bool capturesState) {
+  options.repeatPoints = options.fastPaths && capturesState;
+  options.lineRunBytes = options.repeatPoints ? smallestLine(config) : 0;
+  return options;
+}
+
 /* "options" with the loader's records tagged right after the trace's events (counted apart). */
 StreamOptions withLoaderTag(const StreamOptions& options, std::size_t eventCount) {
   StreamOptions tagged = options;
@@ -304,10 +313,7 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
     try {
       cache::MruHierarchy hierarchy(config);
       cache::MruOutcome outcome;
-      StreamOptions own = streamOptions;
-      own.repeatPoints = own.fastPaths;
-      own.lineRunBytes = own.repeatPoints ? smallestLine(config) : 0;
-      AddressStream stream(program, own);
+      AddressStream stream(program, withWarping(streamOptions, config, cache::MruHierarchy::capturesState()));
       mine.counts.assign(counts.size(), LevelCounts{});
       const Partition partition{bit, kParts - 1u, part, &stop, &done[part], &channel};
       Progress whole;  // the first part reports every part's accesses
@@ -375,9 +381,7 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     return result;
   }
   const auto simulateWith = [&](auto& hierarchy, auto& outcome, auto attribution) {
-    streamOptions.repeatPoints = options.fastPaths && hierarchy.capturesState();
-    streamOptions.lineRunBytes = streamOptions.repeatPoints ? smallestLine(config) : 0;
-    AddressStream stream(program, streamOptions);
+    AddressStream stream(program, withWarping(streamOptions, config, hierarchy.capturesState()));
     result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attribution, result.warpedAccesses);
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();

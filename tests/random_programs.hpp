@@ -90,6 +90,30 @@ inline sim::Program randomLeafProgram(std::mt19937& rng, bool branches, std::siz
   return program;
 }
 
+/* An access of "bytes" to "container" at constant + sum of coefficient * slot. */
+inline sim::AccessOp accessOp(std::uint32_t tag, std::uint32_t container, std::uint32_t bytes, std::int64_t constant,
+                              std::vector<std::pair<int, std::int64_t>> terms, bool write) {
+  sim::AccessOp a;
+  a.tag = tag;
+  a.container = container;
+  a.bytes = bytes;
+  a.scalarBytes = bytes;
+  a.write = write;
+  a.offset = sim::Formula::linear(constant, std::move(terms));
+  return a;
+}
+
+/* for (slot = 0; slot < trips; slot++) body */
+inline sim::LoopOp countedLoop(int slot, std::int64_t trips, sim::Block body) {
+  sim::LoopOp l;
+  l.slot = slot;
+  l.start = sim::Formula::constant(0);
+  l.end = sim::Formula::constant(trips);
+  l.step = sim::Formula::constant(1);
+  l.body = std::move(body);
+  return l;
+}
+
 inline cache::LevelConfig level(const char* name, std::uint64_t size, std::uint32_t ways, std::uint32_t line) {
   cache::LevelConfig l;
   l.name = name;

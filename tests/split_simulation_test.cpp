@@ -65,18 +65,6 @@ std::vector<cache::HierarchyConfig> splittableConfigurations() {
   return out;
 }
 
-sim::AccessOp accessAt(std::uint32_t tag, std::uint32_t container, std::uint32_t bytes, std::int64_t constant,
-                       std::vector<std::pair<int, std::int64_t>> terms, bool write) {
-  sim::AccessOp a;
-  a.tag = tag;
-  a.container = container;
-  a.bytes = bytes;
-  a.scalarBytes = bytes;
-  a.write = write;
-  a.offset = sim::Formula::linear(constant, std::move(terms));
-  return a;
-}
-
 /* for (t < steps) for (i < n) { b[i] = a[i] (16-byte, 4 bytes off alignment: every fourth spans
    two lines) } with "steps" time steps: a loop whose iterations repeat, so it warps, and
    accesses spanning the parts in every iteration. */
@@ -88,21 +76,14 @@ sim::Program misalignedTimeLoop(std::int64_t n, std::int64_t steps, bool misalig
     plan.sizeBytes = n * 8 + 64;
     p.containers.push_back(plan);
   }
-  sim::LoopOp inner;
-  inner.slot = 1;
-  inner.start = sim::Formula::constant(0);
-  inner.end = sim::Formula::constant(n / 2);
-  inner.step = sim::Formula::constant(1);
   const std::int64_t off = misaligned ? 4 : 0;
+  sim::Block body;
   // Ops are built with emplace_back().value: Op{...} temporaries trip a GCC 12 maybe-uninitialized false positive.
-  inner.body.emplace_back().value = accessAt(0, 0, 16, off, {{1, 16}}, false);
-  inner.body.emplace_back().value = accessAt(1, 1, 16, off, {{1, 16}}, true);
-  sim::LoopOp time;
-  time.slot = 0;
-  time.start = sim::Formula::constant(0);
-  time.end = sim::Formula::constant(steps);
-  time.step = sim::Formula::constant(1);
-  time.body.emplace_back().value = std::move(inner);
+  body.emplace_back().value = test::accessOp(0, 0, 16, off, {{1, 16}}, false);
+  body.emplace_back().value = test::accessOp(1, 1, 16, off, {{1, 16}}, true);
+  sim::Block sweep;
+  sweep.emplace_back().value = test::countedLoop(1, n / 2, std::move(body));
+  sim::LoopOp time = test::countedLoop(0, steps, std::move(sweep));
   sim::FrameOp frame;
   frame.body.emplace_back().value = std::move(time);
   p.body.emplace_back().value = std::move(frame);

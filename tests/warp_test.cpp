@@ -19,24 +19,10 @@ using test::checkSameSimulation;
 namespace {
 
 sim::AccessOp access(std::uint32_t tag, std::int64_t constant, std::vector<std::pair<int, std::int64_t>> terms, bool write = false) {
-  sim::AccessOp a;
-  a.tag = tag;
-  a.offset = sim::Formula::linear(constant, terms);
-  a.bytes = 8;
-  a.scalarBytes = 8;
-  a.write = write;
-  return a;
+  return test::accessOp(tag, 0, 8, constant, std::move(terms), write);
 }
 
-sim::LoopOp loop(int slot, std::int64_t trips, sim::Block body) {
-  sim::LoopOp l;
-  l.slot = slot;
-  l.start = sim::Formula::constant(0);
-  l.end = sim::Formula::constant(trips);
-  l.step = sim::Formula::constant(1);
-  l.body = std::move(body);
-  return l;
-}
+sim::LoopOp loop(int slot, std::int64_t trips, sim::Block body) { return test::countedLoop(slot, trips, std::move(body)); }
 
 
 sim::Program program(std::size_t containers, std::int64_t bytes) {

@@ -241,10 +241,7 @@ void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out)
 }
 
 void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
-  out.accessed = out.missed = 0;
-  const std::uint64_t end = address + (size == 0 ? 1 : size);
-  const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
-  for (std::uint64_t line = first; line <= last; ++line) demand(line, isWrite, out);
+  accessPart(address, size, isWrite, 0, 0, 0, out);  // one part: every line
   countAccess(isWrite, out);
 }
 
