@@ -10,6 +10,7 @@
 #include "cache/hierarchy.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "cache/presets.hpp"
+#include "cache_streams.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -21,53 +22,12 @@ namespace {
 using cats::cache::Hierarchy;
 using cats::cache::Outcome;
 
-constexpr std::size_t kStreamLength = std::size_t{1} << 20;  // addresses per stream, replayed cyclically
-constexpr std::uint64_t kBase = 0x10000000;
-
-/* 8-byte reads walking 16 KiB (half the 32 KiB first level) over and over: all hits once warm. */
-std::vector<std::uint64_t> sequentialStream() {
-  std::vector<std::uint64_t> s(kStreamLength);
-  for (std::size_t i = 0; i < s.size(); ++i) s[i] = kBase + (i * 8) % (std::uint64_t{16} << 10);
-  return s;
-}
-
-/* One read every 4096 bytes over 64 MiB: 4096 is a multiple of every level's sets times line size
-   divided by at most 8, so each access maps to a handful of sets and every access misses. */
-std::vector<std::uint64_t> strideStream() {
-  std::vector<std::uint64_t> s(kStreamLength);
-  for (std::size_t i = 0; i < s.size(); ++i) s[i] = kBase + (i * 4096) % (64u << 20);
-  return s;
-}
-
-/* 8-byte aligned reads at xorshift-random places in 64 MiB. */
-std::vector<std::uint64_t> randomStream() {
-  std::vector<std::uint64_t> s(kStreamLength);
-  std::uint64_t x = 88172645463325252ull;
-  for (auto& a : s) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    a = kBase + (x % (64u << 20)) / 8 * 8;
-  }
-  return s;
-}
-
-/* Naive matrix multiply N=500 (C[i][j] += A[i][k] * B[k][j] over k): reads alternate between A,
-   walked 8 bytes at a time (7 of 8 hit the first level), and B, walked with a 4000-byte stride
-   (a new line every time, missing the first level and mostly the last). */
-std::vector<std::uint64_t> matmulStream() {
-  constexpr std::uint64_t n = 500;
-  constexpr std::uint64_t a = kBase, b = kBase + (std::uint64_t{8} << 20);
-  std::vector<std::uint64_t> s(kStreamLength);
-  std::size_t p = 0;
-  for (std::uint64_t i = 0; p < s.size(); i = (i + 1) % n)
-    for (std::uint64_t j = 0; j < n && p < s.size(); ++j)
-      for (std::uint64_t k = 0; k < n && p + 1 < s.size(); ++k) {
-        s[p++] = a + (i * n + k) * 8;
-        s[p++] = b + (k * n + j) * 8;
-      }
-  return s;
-}
+using cats::bench::kStreamLength;
+using cats::bench::lineStream;
+using cats::bench::matmulStream;
+using cats::bench::randomStream;
+using cats::bench::sequentialStream;
+using cats::bench::strideStream;
 
 void replayConfig(benchmark::State& state, const cats::cache::HierarchyConfig& config, std::vector<std::uint64_t> (*make)(),
                   cats::cache::OutcomeDetail detail = cats::cache::OutcomeDetail::Full) {
@@ -136,6 +96,7 @@ void replayDemand(benchmark::State& state, cats::cache::Inclusion inclusion, std
 void BM_MruSequentialHits(benchmark::State& state) { replayMru(state, sequentialStream); }
 void BM_MruStride4096(benchmark::State& state) { replayMru(state, strideStream); }
 void BM_MruMatmul500(benchmark::State& state) { replayMru(state, matmulStream); }
+void BM_MruLines(benchmark::State& state) { replayMru(state, lineStream); }
 void BM_MruInclusiveStride4096(benchmark::State& state) { replayMru(state, strideStream, cats::cache::Inclusion::Inclusive); }
 void BM_MruInclusiveMatmul500(benchmark::State& state) { replayMru(state, matmulStream, cats::cache::Inclusion::Inclusive); }
 void BM_MruExclusiveStride4096(benchmark::State& state) { replayMru(state, strideStream, cats::cache::Inclusion::Exclusive); }
@@ -143,6 +104,7 @@ void BM_MruExclusiveMatmul500(benchmark::State& state) { replayMru(state, matmul
 
 void BM_TwoLevelSequentialHits(benchmark::State& state) { replay(state, "cats-paper", sequentialStream); }
 void BM_TwoLevelStride4096(benchmark::State& state) { replay(state, "cats-paper", strideStream); }
+void BM_CachegrindLines(benchmark::State& state) { replay(state, "cachegrind", lineStream); }
 void BM_TwoLevelRandom64MiB(benchmark::State& state) { replay(state, "cats-paper", randomStream); }
 void BM_ThreeLevelSequentialHits(benchmark::State& state) { replay(state, "intel-skylake", sequentialStream); }
 void BM_ThreeLevelStride4096(benchmark::State& state) { replay(state, "intel-skylake", strideStream); }
@@ -181,6 +143,7 @@ void BM_PlruMatmul500(benchmark::State& state) { replayVariant(state, Inclusion:
 BENCHMARK(BM_MruSequentialHits);
 BENCHMARK(BM_MruStride4096);
 BENCHMARK(BM_MruMatmul500);
+BENCHMARK(BM_MruLines);
 BENCHMARK(BM_MruInclusiveStride4096);
 BENCHMARK(BM_MruInclusiveMatmul500);
 BENCHMARK(BM_MruExclusiveStride4096);
@@ -194,6 +157,7 @@ BENCHMARK(BM_DemandExclusiveStride4096);
 BENCHMARK(BM_DemandExclusiveMatmul500);
 BENCHMARK(BM_TwoLevelSequentialHits);
 BENCHMARK(BM_TwoLevelStride4096);
+BENCHMARK(BM_CachegrindLines);
 BENCHMARK(BM_TwoLevelRandom64MiB);
 BENCHMARK(BM_ThreeLevelSequentialHits);
 BENCHMARK(BM_ThreeLevelStride4096);
