@@ -33,6 +33,7 @@ LevelCounts& LevelCounts::operator+=(const LevelCounts& o) {
 namespace {
 
 constexpr std::size_t kBatch = 4096;
+constexpr std::int64_t kSpanIterations = kBatch / 2;  // a leaf's iterations simulated in place per stretch, at most
 
 /* A Hierarchy that tracks fillers: it is told each record's trace event before its access. */
 class TaggedHierarchy : public cache::Hierarchy {
@@ -107,6 +108,63 @@ std::optional<std::uint64_t> runSplitBatch(const std::vector<Record>& batch, std
   return own;
 }
 
+/* Accesses run<> counted without simulating them one by one. */
+struct Skipped {
+  std::uint64_t warped = 0;  // warping over repeating iterations and line runs
+  std::uint64_t bulk = 0;    // first-level hits of offered runs
+};
+
+/* The offered run (docs/performance.md, "Bulk hits") after its iteration's records "last" went
+   through "hierarchy": if the first level still holds every line they used (written ones
+   dirty), its repetitions are first-level hits that change nothing but the counters, counted
+   here. The accesses counted (those "mine" takes). */
+template <typename Engine, typename Mine>
+std::uint64_t takeRun(AddressStream& stream, const Record* last, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts,
+                      Mine mine) {
+  const LeafRun& offer = stream.offeredRun();
+  bool held = true;
+  for (std::size_t i = 0; i < offer.count && held; ++i) held = !mine(last[i]) || hierarchy.firstLevelHolds(last[i].address, last[i].write);
+  std::uint64_t reads = 0, writes = 0;
+  if (held) {
+    const auto repeats = static_cast<std::uint64_t>(offer.repeats);
+    for (std::size_t i = 0; i < offer.count; ++i) {
+      if (!mine(last[i])) continue;
+      LevelCounts* event = &counts[static_cast<std::size_t>(last[i].tag) * levels];
+      for (std::size_t first : firstLevels(hierarchy)) (last[i].write ? event[first].writes : event[first].reads) += repeats;
+      (last[i].write ? writes : reads) += repeats;
+    }
+    hierarchy.addFirstLevelHits(reads, writes);
+  }
+  stream.resolveRun(held);
+  return reads + writes;
+}
+
+/* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
+   what the records of runLeaf would do, without writing and reading them. The accesses simulated. */
+template <typename Engine, typename Outcome, typename Attribute>
+std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
+                      Attribute attribute) {
+  const std::int64_t end = span.current + span.iterations * span.step;
+  for (std::int64_t i = span.current; i != end; i += span.step)
+    for (std::size_t k = 0; k < span.count; ++k) {
+      const LeafAccess& a = span.accesses[k];
+      const Record r{a.base + static_cast<std::uint64_t>(a.stride * i), a.bytes, a.tag, a.write};
+      feed(hierarchy, r, outcome);
+      attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
+    }
+  return static_cast<std::uint64_t>(span.iterations) * span.count;
+}
+
+/* The records of the last iteration of "span", into "out". */
+void lastIteration(const LeafSpan& span, std::vector<Record>& out) {
+  const std::int64_t i = span.current + (span.iterations - 1) * span.step;
+  if (out.size() < span.count) out.resize(span.count);
+  for (std::size_t k = 0; k < span.count; ++k) {
+    const LeafAccess& a = span.accesses[k];
+    out[k] = Record{a.base + static_cast<std::uint64_t>(a.stride * i), a.bytes, a.tag, a.write};
+  }
+}
+
 /* The stream through "hierarchy", every record's outcome added to its event's counters. A run
    the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when the first level
    still holds every line of the iteration before it (written ones dirty). At a repeat point, RepeatWarp may
@@ -114,13 +172,35 @@ std::optional<std::uint64_t> runSplitBatch(const std::vector<Record>& batch, std
    engine only), only the records of its part count (docs/performance.md, "Threads"). */
 template <typename Engine, typename Outcome, typename Attribute>
 std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
-                  const Progress& progress, Attribute attribute, std::uint64_t& warped, const Partition* partition = nullptr) {
+                  const Progress& progress, Attribute attribute, Skipped& skipped, const Partition* partition = nullptr) {
   std::uint64_t spanning = 0;  // accesses spanning parts so far: no warp over one (partition.hpp)
   RepeatWarp<Engine> warp(hierarchy, counts, &spanning);
   std::vector<Record> batch(kBatch);
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
   const auto mine = [partition](const Record& r) { return !partition || partition->owns(r.address); };
   for (;;) {
+    if (!partition) {
+      LeafSpan span = stream.leafSpan(kSpanIterations);
+      if (span.iterations > 0) {
+        // Stretches up to each look for a run, until an offer, the leaf's end, or about a batch.
+        std::uint64_t made = 0;
+        do {
+          made += runSpan(span, hierarchy, outcome, levels, counts, attribute);
+        } while (stream.finishLeafSpan(span, kSpanIterations) && made < kBatch);
+        accesses += made;
+        if (stream.offeredRun().repeats > 0) {
+          lastIteration(span, batch);  // the iteration the run repeats (finishLeafSpan left "span" as it was)
+          const std::uint64_t bulk = takeRun(stream, batch.data(), hierarchy, levels, counts, mine);
+          accesses += bulk;
+          skipped.bulk += bulk;
+        }
+        if (progress && accesses >= nextReport) {
+          progress(accesses);
+          nextReport = accesses + kProgressEvery;
+        }
+        continue;
+      }
+    }
     const std::size_t n = stream.next(batch.data(), batch.size());
     if (stream.ended(n)) break;
     bool split = false;
@@ -140,33 +220,16 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
       }
       accesses += n;
     }
-    const LeafRun& offer = stream.offeredRun();
-    if (offer.repeats > 0) {
-      const std::size_t runFrom = n - offer.count;
-      // Every line the iteration used still held at the first level (written ones dirty): its
-      // repetitions are first-level hits that change nothing but the counters.
-      bool held = true;
-      for (std::size_t i = runFrom; i < n && held; ++i)
-        held = !mine(batch[i]) || hierarchy.firstLevelHolds(batch[i].address, batch[i].write);
-      if (held) {
-        const auto repeats = static_cast<std::uint64_t>(offer.repeats);
-        std::uint64_t reads = 0, writes = 0;
-        for (std::size_t i = runFrom; i < n; ++i) {
-          if (!mine(batch[i])) continue;
-          LevelCounts* event = &counts[static_cast<std::size_t>(batch[i].tag) * levels];
-          for (std::size_t first : firstLevels(hierarchy)) (batch[i].write ? event[first].writes : event[first].reads) += repeats;
-          (batch[i].write ? writes : reads) += repeats;
-        }
-        hierarchy.addFirstLevelHits(reads, writes);
-        accesses += reads + writes;
-      }
-      stream.resolveRun(held);
+    if (stream.offeredRun().repeats > 0) {
+      const std::uint64_t bulk = takeRun(stream, batch.data() + n - stream.offeredRun().count, hierarchy, levels, counts, mine);
+      accesses += bulk;
+      skipped.bulk += bulk;
     }
     if constexpr (CapturesState<Engine>) {
       if (stream.repeatPoint().remaining > 0) {
-        const std::uint64_t skipped = warp.at(stream, accesses);
-        accesses += skipped;
-        warped += skipped;
+        const std::uint64_t warped = warp.at(stream, accesses);
+        accesses += warped;
+        skipped.warped += warped;
       }
     }
     if (partition) partition->done->store(accesses, std::memory_order_relaxed);
@@ -289,7 +352,8 @@ void collectStoredValues(SimulationResult& result, const AddressStream& stream, 
 /* What one thread of a split simulation (simulateSplit) ends with. */
 struct PartResult {
   std::vector<LevelCounts> counts;
-  std::uint64_t accesses = 0, warped = 0;
+  std::uint64_t accesses = 0;
+  Skipped skipped;
   std::vector<cache::LevelStats> levelStats;
   bool usedPolicy = false;
   std::exception_ptr error;
@@ -323,7 +387,7 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
           for (const auto& d : done) sum += d.load(std::memory_order_relaxed);
           progress(sum);
         };
-      mine.accesses = run(stream, hierarchy, outcome, levels, mine.counts, whole, attribute, mine.warped, &partition);
+      mine.accesses = run(stream, hierarchy, outcome, levels, mine.counts, whole, attribute, mine.skipped, &partition);
       mine.levelStats = hierarchy.stats();
       mine.usedPolicy = stream.usedPolicy();
       if (part == 0) {
@@ -349,7 +413,8 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
   for (const PartResult& part : results) {
     for (std::size_t i = 0; i < counts.size(); ++i) counts[i] += part.counts[i];
     result.accesses += part.accesses;
-    result.warpedAccesses += part.warped;
+    result.warpedAccesses += part.skipped.warped;
+    result.bulkAccesses += part.skipped.bulk;
     for (std::size_t k = 0; k < levels; ++k) result.levelStats[k] += part.levelStats[k];
     usedPolicy = usedPolicy || part.usedPolicy;
   }
@@ -381,8 +446,13 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
     return result;
   }
   const auto simulateWith = [&](auto& hierarchy, auto& outcome, auto attribution) {
-    AddressStream stream(program, withWarping(streamOptions, config, hierarchy.capturesState()));
-    result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attribution, result.warpedAccesses);
+    StreamOptions options = withWarping(streamOptions, config, hierarchy.capturesState());
+    options.leafSpans = true;  // one thread: run<> takes leaves in place
+    AddressStream stream(program, options);
+    Skipped skipped;
+    result.accesses = run(stream, hierarchy, outcome, levels, counts, progress, attribution, skipped);
+    result.warpedAccesses = skipped.warped;
+    result.bulkAccesses = skipped.bulk;
     result.levelStats = hierarchy.stats();
     result.memory = hierarchy.memoryTraffic();
     result.approximate = program.approximate || stream.usedPolicy();
@@ -427,20 +497,22 @@ std::vector<SimulationResult> simulateAll(const Program& program, std::size_t ev
   std::vector<LevelCounts> counts((eventCount + 1) * stride);  // the loader's accesses after the events'
   StreamOptions streamOptions = withLoaderTag(options, eventCount);
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(configs);
+  streamOptions.leafSpans = true;  // run<> takes leaves in place
   AddressStream stream(program, streamOptions);  // no repeat points: the stack families' counters are completed at the end, not warpable
-  std::uint64_t warped = 0;
+  Skipped skipped;
   EngineSet::Outcome outcome;
   const std::uint64_t accesses = run(
       stream, engines, outcome, stride, counts, progress,
       [&engines](const EngineSet::Outcome& outcome, std::size_t /*levels*/, bool isWrite, LevelCounts* event) {
         engines.attribute(outcome, isWrite, event);
       },
-      warped);
+      skipped);
   engines.completeCounts(counts);
   std::vector<SimulationResult> results(configs.size());
   for (std::size_t c = 0; c < configs.size(); ++c) {
     SimulationResult& result = results[c];
     result.accesses = accesses;
+    result.bulkAccesses = skipped.bulk;
     collectCounts(result, configs[c], counts, eventCount, stride, engines.firstLevels()[c]);
     result.levelStats = engines.stats(c);
     result.memory = cache::trafficBelow(result.levelStats.back());

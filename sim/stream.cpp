@@ -907,10 +907,46 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
   return n;
 }
 
+LeafSpan AddressStream::leafSpan(std::int64_t limit) {
+  run_ = LeafRun{};  // as next(): an offer not resolved is declined
+  repeatPoint_ = RepeatPoint{};
+  atSpan_ = false;
+  if (pendingNext_ < pending_.size() || loaderNext_ < loader_.size() || zeroing_.next < zeroing_.end || frames_.empty()) return {};
+  const Frame& f = frames_.back();
+  if (!f.leaf || f.branchy || f.phase != Phase::Body || !f.leafSingle || f.pc != 0 || f.remaining <= 0) return {};
+  const auto& accesses = leafAccesses_[f.leafScratch];
+  return LeafSpan{accesses.data(), accesses.size(), f.current, f.step, spanIterations(f, limit)};
+}
+
+/* Iterations of leaf "f" from its current one, at most "limit": runLeaf looks for a run after
+   the first iteration that leaves at most nextRunCheck to go, and a span ends there. */
+std::int64_t AddressStream::spanIterations(const Frame& f, std::int64_t limit) {
+  std::int64_t iterations = std::min(limit, f.remaining);
+  if (f.leafRuns) iterations = std::min(iterations, f.remaining - std::max<std::int64_t>(f.nextRunCheck, 0));
+  return std::max<std::int64_t>(iterations, 1);
+}
+
+bool AddressStream::finishLeafSpan(LeafSpan& span, std::int64_t limit) {
+  Frame& f = frames_.back();
+  f.current += span.iterations * f.step;
+  f.remaining -= span.iterations;
+  if (f.remaining == 0) {
+    slots_[f.loop->slot] = f.current;
+    f.phase = Phase::Final;
+    f.block = &f.loop->header;
+    return false;
+  }
+  if (f.leafRuns && f.remaining <= f.nextRunCheck && offerRun(f, span.accesses, span.count, f.current - f.step, f.remaining)) return false;
+  span.current = f.current;
+  span.iterations = spanIterations(f, limit);
+  return true;
+}
+
 std::size_t AddressStream::next(Record* out, std::size_t capacity) {
   std::size_t n = 0;
   run_ = LeafRun{};  // an offer not resolved is declined
   repeatPoint_ = RepeatPoint{};
+  atSpan_ = false;
   while (n < capacity && pendingNext_ < pending_.size()) out[n++] = pending_[pendingNext_++];
   if (pendingNext_ == pending_.size()) {
     pending_.clear();
@@ -931,6 +967,10 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     }
     Frame& f = frames_.back();
     if (f.leaf && f.phase == Phase::Body) {
+      if (!f.branchy && options_.leafSpans && f.leafSingle && f.pc == 0) {
+        atSpan_ = true;  // the caller takes it with leafSpan()
+        break;
+      }
       if (!f.branchy) {
         n += runLeaf(f, out + n, capacity - n);
         if (run_.repeats != 0) break;

@@ -411,3 +411,124 @@ TEST_CASE("small constant loops written out stream the plain path's records, and
   bigInner.body.resize(1);
   CHECK_FALSE(sim::hasSmallLoops(big));
 }
+
+namespace {
+
+/* Records and offers of "program" read the way run<> reads them with leaf spans: a leaf's
+   stretches from leafSpan/finishLeafSpan (at most "limit" iterations each), the rest from next();
+   every offer is declined and logged as (records before its end, count, repeats). */
+struct Drive {
+  std::vector<sim::Record> records;
+  std::vector<std::array<std::int64_t, 3>> offers;
+  std::size_t spans = 0;  // leaves handed over by leafSpan
+};
+
+void logOffer(sim::AddressStream& stream, Drive& drive) {
+  if (stream.offeredRun().repeats == 0) return;
+  drive.offers.push_back({static_cast<std::int64_t>(drive.records.size()), static_cast<std::int64_t>(stream.offeredRun().count),
+                          stream.offeredRun().repeats});
+  stream.resolveRun(false);
+}
+
+/* randomLeafProgram without branches, its leaf not written out (its end names slot 2, always
+   0) and up to 250 iterations long, its accesses mostly once per iteration. */
+sim::Program spanningLeafProgram(std::mt19937& rng, std::size_t& events) {
+  sim::Program program = randomLeafProgram(rng, false, events);
+  auto& frame = std::get<sim::FrameOp>(program.body.front().value);
+  auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
+  auto& leaf = std::get<sim::LoopOp>(outer.body.front().value);
+  leaf.end = sim::Formula::linear(20 + static_cast<std::int64_t>(rng() % 230), {{2, 1}});
+  for (sim::Op& op : leaf.body) {
+    auto& access = std::get<sim::AccessOp>(op.value);
+    if (rng() % 4 != 0) access.repeat = 1;
+    if (rng() % 2 == 0) access.offset = sim::Formula::linear(4096 + static_cast<std::int64_t>(rng() % 64), {{0, 512}, {1, 8}});
+  }
+  program.slots = 3;
+  return program;
+}
+
+Drive driveWithSpans(const sim::Program& program, sim::StreamOptions options, std::int64_t limit) {
+  options.leafSpans = true;
+  sim::AddressStream stream(program, options);
+  Drive drive;
+  std::vector<sim::Record> buffer(4096);
+  for (;;) {
+    sim::LeafSpan span = stream.leafSpan(limit);
+    if (span.iterations > 0) {
+      ++drive.spans;
+      do {
+        for (std::int64_t j = 0; j < span.iterations; ++j)
+          for (std::size_t k = 0; k < span.count; ++k) {
+            const sim::LeafAccess& a = span.accesses[k];
+            drive.records.push_back({a.base + static_cast<std::uint64_t>(a.stride * (span.current + j * span.step)), a.bytes, a.tag, a.write});
+          }
+      } while (stream.finishLeafSpan(span, limit));
+      logOffer(stream, drive);
+      continue;
+    }
+    const std::size_t n = stream.next(buffer.data(), buffer.size());
+    if (stream.ended(n)) break;
+    drive.records.insert(drive.records.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n));
+    logOffer(stream, drive);
+  }
+  return drive;
+}
+
+Drive driveWithBatches(const sim::Program& program, const sim::StreamOptions& options) {
+  sim::AddressStream stream(program, options);
+  Drive drive;
+  std::vector<sim::Record> buffer(4096);
+  for (;;) {
+    const std::size_t n = stream.next(buffer.data(), buffer.size());
+    if (stream.ended(n)) break;
+    drive.records.insert(drive.records.end(), buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(n));
+    logOffer(stream, drive);
+  }
+  return drive;
+}
+
+}  // namespace
+
+TEST_CASE("leaf spans make the records of next() and the same offers, in stretches of any length", "[sim][stream][fastpath]") {
+  std::mt19937 rng(4242);
+  std::size_t spans = 0, offers = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    std::size_t events = 0;
+    const sim::Program program = spanningLeafProgram(rng, events);
+    sim::StreamOptions options;
+    options.runLineBytes = trial % 3 == 0 ? 0 : 64;
+    const Drive batches = driveWithBatches(program, options);
+    offers += batches.offers.size();
+    for (std::int64_t limit : {std::int64_t{1}, std::int64_t{3}, std::int64_t{2048}}) {
+      INFO("trial " << trial << ", at most " << limit << " iterations per stretch");
+      const Drive withSpans = driveWithSpans(program, options, limit);
+      CHECK(sameRecords(withSpans.records, batches.records));
+      CHECK(withSpans.offers == batches.offers);
+    }
+    spans += driveWithSpans(program, options, 2048).spans;
+  }
+  CHECK(offers > 20);  // the programs offer runs: the offers were compared, not only their absence
+  CHECK(spans > 60);   // and their leaves were handed over as spans
+}
+
+TEST_CASE("a stride-1 leaf simulated in place counts most of its accesses in bulk, exactly as the plain path", "[sim][simulate][fastpath]") {
+  sim::Program program;
+  program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 32768, 64, 0x10000, false});
+  sim::LoopOp leaf = countingLoop(4096);
+  leaf.slot = 1;
+  leaf.end = sim::Formula::linear(4096, {{2, 1}});  // slot 2 is 0: not constant, so not written out
+  sim::AccessOp a;
+  a.offset = sim::Formula::linear(0, {{1, 8}});
+  a.bytes = 8;
+  leaf.body.push_back(sim::Op{a});
+  sim::LoopOp outer = countingLoop(2);  // two: a loop of three or more that repeats would be warped
+  outer.body.push_back(sim::Op{std::move(leaf)});
+  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
+  program.slots = 3;
+  cache::HierarchyConfig config;
+  config.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
+  const sim::SimulationResult fast = checkSameSimulation(program, 1, config, sim::StreamOptions{});
+  CHECK(fast.accesses == 2 * 4096);
+  CHECK(fast.warpedAccesses == 0);
+  CHECK(fast.bulkAccesses == 2 * 4096 / 8 * 7);  // seven of every eight reads: the rest of each line after its first
+}

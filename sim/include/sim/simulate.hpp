@@ -41,6 +41,7 @@ struct SimulationResult {
   std::vector<std::vector<cache::ReuseCount>> reuse;  // [level]: with config.trackFillers (tags: trace event indices), else empty
   std::uint64_t accesses = 0;
   std::uint64_t warpedAccesses = 0;  // of "accesses", counted by warping over repeating iterations, not simulated one by one
+  std::uint64_t bulkAccesses = 0;    // of "accesses", first-level hits of same-line runs counted in bulk (docs/performance.md, "Bulk hits")
   unsigned threads = 1;              // threads that simulated, each a part of the sets (docs/performance.md, "Threads")
   bool approximate = false;
   std::vector<std::string> notes;

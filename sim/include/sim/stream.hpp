@@ -55,6 +55,7 @@ struct StreamOptions {
   std::uint32_t runLineBytes = 0;  // first-level line size: offer runs of same-line iterations (0: never; docs/performance.md)
   bool repeatPoints = false;       // end a batch where an iteration of a loop that repeats its accesses starts (warping)
   std::uint32_t lineRunBytes = 0;  // with repeatPoints, the smallest line size: repeat points at line runs of outer iterations too (0: none)
+  bool leafSpans = false;          // next() stops before a leaf that leafSpan() can hand over (the caller takes spans)
   StreamObserver* observer = nullptr;  // told of allocations, frees and scopes (not owned)
   BindingOptions binding;          // lazy: ld.so's accesses at each library function's first call, tagged binding.tag
 };
@@ -78,6 +79,27 @@ struct RepeatPoint {
   const LoopOp* loop = nullptr;  // the loop's identity across its runs
 };
 
+/// One access of a leaf loop with every slot but the loop's own fixed: address = base + stride * i.
+struct LeafAccess {
+  std::uint64_t base;
+  std::int64_t stride;
+  std::uint32_t bytes;
+  std::uint32_t tag;
+  std::uint32_t repeat;
+  bool write;
+};
+
+/// Iterations of a leaf loop the caller simulates straight from its accesses, without records
+/// (docs/performance.md, "Leaf loops in place"): iteration j (0 <= j < iterations) makes
+/// accesses[0..count) in order, access k at accesses[k].base + accesses[k].stride * (current + j * step).
+struct LeafSpan {
+  const LeafAccess* accesses = nullptr;
+  std::size_t count = 0;
+  std::int64_t current = 0;
+  std::int64_t step = 0;
+  std::int64_t iterations = 0;  // 0: the stream is not at such a leaf (call next())
+};
+
 class AddressStream {
  public:
   AddressStream(const Program& program, const StreamOptions& options);
@@ -85,8 +107,17 @@ class AddressStream {
   /// Writes up to "capacity" records (capacity >= 1) to "out"; 0 means the stream has ended,
   /// except with repeatPoints, where a batch may end at a repeat point with no records.
   std::size_t next(Record* out, std::size_t capacity);
+  /// Where next() would run a leaf loop whose accesses each happen once per iteration, with
+  /// nothing before them: its next iterations, at most "limit" (and none past the next look for
+  /// a run), for the caller to simulate in place of next(); else iterations 0. Like next(), it
+  /// ends the last batch's offer and repeat point.
+  LeafSpan leafSpan(std::int64_t limit);
+  /// The caller simulated all of "span" (from leafSpan or the last call): the stream goes past
+  /// it, and may offer a run, as at the end of a batch (offeredRun()). True if it made no offer
+  /// and the leaf goes on: "span" is then its next iterations (at most "limit").
+  bool finishLeafSpan(LeafSpan& span, std::int64_t limit);
   /// True if a batch of "made" records from next() means the stream has ended.
-  bool ended(std::size_t made) const { return made == 0 && repeatPoint_.remaining == 0; }
+  bool ended(std::size_t made) const { return made == 0 && repeatPoint_.remaining == 0 && !atSpan_; }
 
   /// Base address each container had when last allocated (nullopt: never placed).
   std::optional<std::uint64_t> baseOf(std::uint32_t container) const;
@@ -154,15 +185,6 @@ class AddressStream {
   HeapModel heap_;
   StackModel stack_;
   std::vector<Frame> frames_;
-  /// One access of a leaf loop with every slot but the loop's own fixed: address = base + stride * i.
-  struct LeafAccess {
-    std::uint64_t base;
-    std::int64_t stride;
-    std::uint32_t bytes;
-    std::uint32_t tag;
-    std::uint32_t repeat;
-    bool write;
-  };
   std::vector<std::vector<LeafAccess>> leafAccesses_;  // per nesting depth of leaf loops
   /// A branchy leaf body, flattened in program order: an access (linear or random) or a branch
   /// whose arms are item ranges (arms_[armsBegin + arm]) and which ends at item "end".
@@ -184,6 +206,7 @@ class AddressStream {
   std::vector<Record> pending_;  // the rest of a branchy iteration that did not fit the caller's buffer
   std::size_t pendingNext_ = 0;
   LeafRun run_;
+  bool atSpan_ = false;  // the last batch stopped before a leaf for leafSpan() (with leafSpans)
   RepeatPoint repeatPoint_;
   // movingAccesses(), once per loop: none moving means the loop repeats.
   std::unordered_map<const LoopOp*, std::optional<std::vector<MovingAccess>>> moving_;
@@ -247,6 +270,7 @@ class AddressStream {
   std::int64_t lineRunLength(const Frame& f) const;
   std::int64_t runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step, std::int64_t limit) const;
   bool offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining);
+  static std::int64_t spanIterations(const Frame& f, std::int64_t limit);
 };
 
 }  // namespace cats::sim
