@@ -634,15 +634,7 @@ void AddressStream::skipIterations(std::int64_t count) {
 void AddressStream::resolveRun(bool take) {
   if (run_.repeats == 0) return;
   Frame& f = frames_.back();  // the leaf that offered the run: nothing ran since
-  if (take) {  // declined: the run's iterations come one by one; the next look is at its end either way
-    f.current += run_.repeats * f.step;
-    f.remaining -= run_.repeats;
-    if (f.remaining == 0) {
-      slots_[f.loop->slot] = f.current;
-      f.phase = Phase::Final;
-      f.block = &f.loop->header;
-    }
-  }
+  if (take) advanceLeaf(f, run_.repeats);  // declined: the run's iterations come one by one; the next look is at its end either way
   run_ = LeafRun{};
 }
 
@@ -926,16 +918,20 @@ std::int64_t AddressStream::spanIterations(const Frame& f, std::int64_t limit) {
   return std::max<std::int64_t>(iterations, 1);
 }
 
+/* Leaf "f" past "iterations" more iterations; at its end, on to its final header. True if it ended. */
+bool AddressStream::advanceLeaf(Frame& f, std::int64_t iterations) {
+  f.current += iterations * f.step;
+  f.remaining -= iterations;
+  if (f.remaining != 0) return false;
+  slots_[f.loop->slot] = f.current;
+  f.phase = Phase::Final;
+  f.block = &f.loop->header;
+  return true;
+}
+
 bool AddressStream::finishLeafSpan(LeafSpan& span, std::int64_t limit) {
   Frame& f = frames_.back();
-  f.current += span.iterations * f.step;
-  f.remaining -= span.iterations;
-  if (f.remaining == 0) {
-    slots_[f.loop->slot] = f.current;
-    f.phase = Phase::Final;
-    f.block = &f.loop->header;
-    return false;
-  }
+  if (advanceLeaf(f, span.iterations)) return false;
   if (f.leafRuns && f.remaining <= f.nextRunCheck && offerRun(f, span.accesses, span.count, f.current - f.step, f.remaining)) return false;
   span.current = f.current;
   span.iterations = spanIterations(f, limit);

@@ -271,6 +271,7 @@ class AddressStream {
   std::int64_t runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step, std::int64_t limit) const;
   bool offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining);
   static std::int64_t spanIterations(const Frame& f, std::int64_t limit);
+  bool advanceLeaf(Frame& f, std::int64_t iterations);
 };
 
 }  // namespace cats::sim
