@@ -10,7 +10,7 @@ refs() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$replay" "$@"
 printf '%-8s %-14s %-7s %12s\n' engine inclusion stream "Ir/access"
 for engine in mru general; do
   for inclusion in non-inclusive inclusive exclusive; do
-    for stream in hits stride lines random matmul; do
+    for stream in hits stride lines llhits random matmul; do
       one=$(refs "$engine" "$inclusion" "$stream" "$accesses")
       two=$(refs "$engine" "$inclusion" "$stream" $((2 * accesses)))
       printf '%-8s %-14s %-7s %12.1f\n' "$engine" "$inclusion" "$stream" "$(echo "($two - $one) / $accesses" | bc -l)"

@@ -1,7 +1,7 @@
 // Replays one benchmark stream (cache_streams.hpp) through one cache engine a given number of
 // times, for instruction counts under Callgrind (bench/cache_ir.sh): on a shared machine wall
 // times vary by up to 1.7x, instructions per access do not.
-// Usage: cache_replay mru|general non-inclusive|inclusive|exclusive hits|stride|lines|random|matmul ACCESSES
+// Usage: cache_replay mru|general non-inclusive|inclusive|exclusive hits|stride|lines|llhits|random|matmul ACCESSES
 #include "cache/hierarchy.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "cache/presets.hpp"
@@ -29,13 +29,14 @@ int main(int argc, char** argv) {
   const std::map<std::string, Stream> streams{{"hits", cats::bench::sequentialStream},
                                               {"stride", cats::bench::strideStream},
                                               {"lines", cats::bench::lineStream},
+                                              {"llhits", cats::bench::lastLevelHitStream},
                                               {"random", cats::bench::randomStream},
                                               {"matmul", cats::bench::matmulStream}};
   const std::map<std::string, cats::cache::Inclusion> inclusions{{"non-inclusive", cats::cache::Inclusion::NonInclusive},
                                                                  {"inclusive", cats::cache::Inclusion::Inclusive},
                                                                  {"exclusive", cats::cache::Inclusion::Exclusive}};
   if (argc != 5 || !streams.contains(argv[3]) || !inclusions.contains(argv[2]) || (std::string(argv[1]) != "mru" && std::string(argv[1]) != "general")) {
-    std::fprintf(stderr, "usage: cache_replay mru|general non-inclusive|inclusive|exclusive hits|stride|lines|random|matmul ACCESSES\n");
+    std::fprintf(stderr, "usage: cache_replay mru|general non-inclusive|inclusive|exclusive hits|stride|lines|llhits|random|matmul ACCESSES\n");
     return 2;
   }
   cats::cache::HierarchyConfig config = cats::cache::preset("cachegrind");

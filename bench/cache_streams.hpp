@@ -1,5 +1,5 @@
 // Address streams of the cache benchmarks (cache_bench.cpp, cache_replay.cpp): sequential hits,
-// an all-miss stride, an all-miss line walk, random reads, and a naive-matmul-like mix.
+// an all-miss stride, an all-miss line walk, a first-level-miss last-level-hit walk, random reads, and a naive-matmul-like mix.
 #pragma once
 
 #include <cstddef>
@@ -31,6 +31,14 @@ inline std::vector<std::uint64_t> strideStream() {
 inline std::vector<std::uint64_t> lineStream() {
   std::vector<std::uint64_t> s(kStreamLength);
   for (std::size_t i = 0; i < s.size(); ++i) s[i] = kBase + (i * 64) % (64u << 20);
+  return s;
+}
+
+/* One read per 64-byte line walking 128 KiB: larger than a 32 KiB first level, smaller than a
+   256 KiB last level, so every access misses the first level and hits the last (a column walk). */
+inline std::vector<std::uint64_t> lastLevelHitStream() {
+  std::vector<std::uint64_t> s(kStreamLength);
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = kBase + (i * 64) % (128u << 10);
   return s;
 }
 
