@@ -140,19 +140,23 @@ std::uint64_t takeRun(AddressStream& stream, const Record* last, Engine& hierarc
 }
 
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
-   what the records of runLeaf would do, without writing and reading them. The accesses simulated. */
-template <typename Engine, typename Outcome, typename Attribute>
+   what the records of runLeaf would do, without writing and reading them. The accesses simulated
+   (those "mine" takes: a split simulation's part, whose spans never cross its blocks). */
+template <typename Engine, typename Outcome, typename Attribute, typename Mine>
 std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
-                      Attribute attribute) {
+                      Attribute attribute, Mine mine) {
   const std::int64_t end = span.current + span.iterations * span.step;
+  std::uint64_t own = 0;
   for (std::int64_t i = span.current; i != end; i += span.step)
     for (std::size_t k = 0; k < span.count; ++k) {
       const LeafAccess& a = span.accesses[k];
       const Record r{a.base + static_cast<std::uint64_t>(a.stride * i), a.bytes, a.tag, a.write};
+      if (!mine(r)) continue;
       feed(hierarchy, r, outcome);
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
+      ++own;
     }
-  return static_cast<std::uint64_t>(span.iterations) * span.count;
+  return own;
 }
 
 /* The records of the last iteration of "span", into "out". */
@@ -178,15 +182,18 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
   std::vector<Record> batch(kBatch);
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
   const auto mine = [partition](const Record& r) { return !partition || partition->owns(r.address); };
+  const auto all = [](const Record& /*r*/) { return true; };
   for (;;) {
-    if (!partition) {
+    {
       LeafSpan span = stream.leafSpan(kSpanIterations);
       if (span.iterations > 0) {
         // Stretches up to each look for a run, until an offer, the leaf's end, or about a batch.
-        std::uint64_t made = 0;
+        std::uint64_t made = 0, looked = 0;
         do {
-          made += runSpan(span, hierarchy, outcome, levels, counts, attribute);
-        } while (stream.finishLeafSpan(span, kSpanIterations) && made < kBatch);
+          made += partition ? runSpan(span, hierarchy, outcome, levels, counts, attribute, mine)
+                            : runSpan(span, hierarchy, outcome, levels, counts, attribute, all);
+          looked += static_cast<std::uint64_t>(span.iterations) * span.count;
+        } while (stream.finishLeafSpan(span, kSpanIterations) && looked < kBatch);
         accesses += made;
         if (stream.offeredRun().repeats > 0) {
           lastIteration(span, batch);  // the iteration the run repeats (finishLeafSpan left "span" as it was)
@@ -194,6 +201,7 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
           accesses += bulk;
           skipped.bulk += bulk;
         }
+        if (partition) partition->done->store(accesses, std::memory_order_relaxed);
         if (progress && accesses >= nextReport) {
           progress(accesses);
           nextReport = accesses + kProgressEvery;
@@ -377,7 +385,10 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
     try {
       cache::MruHierarchy hierarchy(config);
       cache::MruOutcome outcome;
-      AddressStream stream(program, withWarping(streamOptions, config, cache::MruHierarchy::capturesState()));
+      StreamOptions options = withWarping(streamOptions, config, cache::MruHierarchy::capturesState());
+      options.leafSpans = true;                      // leaves in place, where no access can span the parts:
+      options.spanBlockBytes = std::uint64_t{1} << bit;  // those go through the channel, record by record
+      AddressStream stream(program, options);
       mine.counts.assign(counts.size(), LevelCounts{});
       const Partition partition{bit, kParts - 1u, part, &stop, &done[part], &channel};
       Progress whole;  // the first part reports every part's accesses

@@ -560,6 +560,14 @@ void AddressStream::prepareLeaf(Frame& f) {
 void AddressStream::findRuns(Frame& f) {
   const auto& accesses = leafAccesses_[f.leafScratch];
   f.leafSingle = std::all_of(accesses.begin(), accesses.end(), [](const LeafAccess& a) { return a.repeat == 1; });
+  // A block holds an access in every iteration if its size is a power of two that divides the
+  // block, its base and its stride.
+  const std::uint64_t block = options_.spanBlockBytes;
+  f.leafSpan = options_.leafSpans && f.leafSingle && (block == 0 || std::all_of(accesses.begin(), accesses.end(), [block](const LeafAccess& a) {
+                                                       const std::uint64_t size = std::max<std::uint64_t>(a.bytes, 1);
+                                                       return std::has_single_bit(size) && size <= block && a.base % size == 0 &&
+                                                              static_cast<std::uint64_t>(a.stride) % size == 0;
+                                                     }));
   const auto line = static_cast<std::int64_t>(options_.runLineBytes);
   // A run is offered only when more than kMinRun iterations follow one: shorter loops need no
   // look at all (runLength was 13 % of kmeans with its 4-iteration feature loops).
@@ -905,7 +913,7 @@ LeafSpan AddressStream::leafSpan(std::int64_t limit) {
   atSpan_ = false;
   if (pendingNext_ < pending_.size() || loaderNext_ < loader_.size() || zeroing_.next < zeroing_.end || frames_.empty()) return {};
   const Frame& f = frames_.back();
-  if (!f.leaf || f.branchy || f.phase != Phase::Body || !f.leafSingle || f.pc != 0 || f.remaining <= 0) return {};
+  if (!f.leaf || f.branchy || f.phase != Phase::Body || !f.leafSpan || f.pc != 0 || f.remaining <= 0) return {};
   const auto& accesses = leafAccesses_[f.leafScratch];
   return LeafSpan{accesses.data(), accesses.size(), f.current, f.step, spanIterations(f, limit)};
 }
@@ -963,7 +971,7 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
     }
     Frame& f = frames_.back();
     if (f.leaf && f.phase == Phase::Body) {
-      if (!f.branchy && options_.leafSpans && f.leafSingle && f.pc == 0) {
+      if (!f.branchy && f.leafSpan && f.pc == 0) {
         atSpan_ = true;  // the caller takes it with leafSpan()
         break;
       }

@@ -56,6 +56,7 @@ struct StreamOptions {
   bool repeatPoints = false;       // end a batch where an iteration of a loop that repeats its accesses starts (warping)
   std::uint32_t lineRunBytes = 0;  // with repeatPoints, the smallest line size: repeat points at line runs of outer iterations too (0: none)
   bool leafSpans = false;          // next() stops before a leaf that leafSpan() can hand over (the caller takes spans)
+  std::uint64_t spanBlockBytes = 0;  // with leafSpans: only leaves whose every access stays in one aligned block of this many bytes (0: any)
   StreamObserver* observer = nullptr;  // told of allocations, frees and scopes (not owned)
   BindingOptions binding;          // lazy: ld.so's accesses at each library function's first call, tagged binding.tag
 };
@@ -107,8 +108,8 @@ class AddressStream {
   /// Writes up to "capacity" records (capacity >= 1) to "out"; 0 means the stream has ended,
   /// except with repeatPoints, where a batch may end at a repeat point with no records.
   std::size_t next(Record* out, std::size_t capacity);
-  /// Where next() would run a leaf loop whose accesses each happen once per iteration, with
-  /// nothing before them: its next iterations, at most "limit" (and none past the next look for
+  /// Where next() would run a leaf loop whose accesses each happen once per iteration (each
+  /// inside one block of spanBlockBytes, if set), with nothing before them: its next iterations, at most "limit" (and none past the next look for
   /// a run), for the caller to simulate in place of next(); else iterations 0. Like next(), it
   /// ends the last batch's offer and repeat point.
   LeafSpan leafSpan(std::int64_t limit);
@@ -159,6 +160,7 @@ class AddressStream {
     bool leaf = false;           // body is linear accesses only: the fast path applies
     std::size_t leafScratch = 0;  // index of this loop's precomputed bases
     bool leafSingle = false;      // every leaf access happens once per iteration
+    bool leafSpan = false;        // leafSpan() hands it over (leafSingle, and StreamOptions::leafSpans and spanBlockBytes allow)
     bool branchy = false;         // a leaf body with branches or random offsets: runBranchyLeaf
     bool leafRuns = false;        // runs of same-line iterations are possible and offered
     bool repeats = false;         // every iteration makes the same accesses: repeat points at their starts
