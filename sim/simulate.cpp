@@ -169,7 +169,8 @@ void lastIteration(const LeafSpan& span, std::vector<Record>& out) {
   }
 }
 
-/* The stream through "hierarchy", every record's outcome added to its event's counters. A run
+/* The stream through "hierarchy", every record's outcome added to its event's counters; a leaf
+   the stream hands over as a span is simulated from its accesses instead (runSpan). A run
    the stream offers (docs/performance.md, "Bulk hits") is counted in bulk when the first level
    still holds every line of the iteration before it (written ones dirty). At a repeat point, RepeatWarp may
    skip whole periods of iterations (docs/performance.md, "Warping"). With a partition (the MRU
