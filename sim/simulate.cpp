@@ -139,34 +139,38 @@ std::uint64_t takeRun(AddressStream& stream, const Record* last, Engine& hierarc
   return reads + writes;
 }
 
+/* Takes every record: a simulation on one thread. */
+struct EveryRecord {
+  bool operator()(const Record& /*r*/) const { return true; }
+};
+
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
    what the records of runLeaf would do, without writing and reading them. The accesses simulated
    (those "mine" takes: a split simulation's part, whose spans never cross its blocks). */
 template <typename Engine, typename Outcome, typename Attribute, typename Mine>
 std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
                       Attribute attribute, Mine mine) {
+  constexpr bool kEvery = std::is_same_v<Mine, EveryRecord>;  // one thread: nothing to filter or count per access
   const std::int64_t end = span.current + span.iterations * span.step;
   std::uint64_t own = 0;
   for (std::int64_t i = span.current; i != end; i += span.step)
     for (std::size_t k = 0; k < span.count; ++k) {
-      const LeafAccess& a = span.accesses[k];
-      const Record r{a.base + static_cast<std::uint64_t>(a.stride * i), a.bytes, a.tag, a.write};
-      if (!mine(r)) continue;
+      const Record r = span.accesses[k].at(i);
+      if constexpr (!kEvery) {
+        if (!mine(r)) continue;
+        ++own;
+      }
       feed(hierarchy, r, outcome);
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
-      ++own;
     }
-  return own;
+  return kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count : own;
 }
 
 /* The records of the last iteration of "span", into "out". */
 void lastIteration(const LeafSpan& span, std::vector<Record>& out) {
   const std::int64_t i = span.current + (span.iterations - 1) * span.step;
   if (out.size() < span.count) out.resize(span.count);
-  for (std::size_t k = 0; k < span.count; ++k) {
-    const LeafAccess& a = span.accesses[k];
-    out[k] = Record{a.base + static_cast<std::uint64_t>(a.stride * i), a.bytes, a.tag, a.write};
-  }
+  for (std::size_t k = 0; k < span.count; ++k) out[k] = span.accesses[k].at(i);
 }
 
 /* The stream through "hierarchy", every record's outcome added to its event's counters; a leaf
@@ -183,7 +187,6 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
   std::vector<Record> batch(kBatch);
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
   const auto mine = [partition](const Record& r) { return !partition || partition->owns(r.address); };
-  const auto all = [](const Record& /*r*/) { return true; };
   for (;;) {
     {
       LeafSpan span = stream.leafSpan(kSpanIterations);
@@ -192,7 +195,7 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
         std::uint64_t made = 0, looked = 0;
         do {
           made += partition ? runSpan(span, hierarchy, outcome, levels, counts, attribute, mine)
-                            : runSpan(span, hierarchy, outcome, levels, counts, attribute, all);
+                            : runSpan(span, hierarchy, outcome, levels, counts, attribute, EveryRecord{});
           looked += static_cast<std::uint64_t>(span.iterations) * span.count;
         } while (stream.finishLeafSpan(span, kSpanIterations) && looked < kBatch);
         accesses += made;

@@ -585,7 +585,7 @@ std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t co
   std::int64_t best = limit;
   for (std::size_t k = 0; k < count; ++k) {
     const LeafAccess& a = accesses[k];
-    const std::int64_t room = movesWithinBlock(a.base + static_cast<std::uint64_t>(a.stride * i), a.bytes, a.stride * step, offsetMask);
+    const std::int64_t room = movesWithinBlock(a.addressAt(i), a.bytes, a.stride * step, offsetMask);
     if (room < 0) return 0;
     best = std::min(best, room);
     if (best == 0) return 0;
@@ -629,20 +629,15 @@ bool AddressStream::offerRun(Frame& f, const LeafAccess* accesses, std::size_t c
 void AddressStream::skipIterations(std::int64_t count) {
   Frame& f = frames_.back();  // the loop of the repeat point: nothing ran since
   if (repeatPoint_.remaining == 0 || count <= 0 || count > f.remaining) return;
-  f.current += count * f.step;
-  f.remaining -= count;
-  slots_[f.loop->slot] = f.current;
-  if (f.remaining == 0) {
-    f.phase = Phase::Final;
-    f.block = &f.loop->header;
-  }
+  advanceLoop(f, count);
+  slots_[f.loop->slot] = f.current;  // the next iteration's header reads it
   repeatPoint_ = RepeatPoint{};
 }
 
 void AddressStream::resolveRun(bool take) {
   if (run_.repeats == 0) return;
   Frame& f = frames_.back();  // the leaf that offered the run: nothing ran since
-  if (take) advanceLeaf(f, run_.repeats);  // declined: the run's iterations come one by one; the next look is at its end either way
+  if (take) advanceLoop(f, run_.repeats);  // declined: the run's iterations come one by one; the next look is at its end either way
   run_ = LeafRun{};
 }
 
@@ -866,9 +861,7 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
     std::int64_t current = f.current, remaining = f.remaining;
     const std::int64_t step = f.step;
     while (remaining > 0 && n + count <= capacity) {
-      for (std::size_t k = 0; k < count; ++k)
-        out[n + k] = Record{accesses[k].base + static_cast<std::uint64_t>(accesses[k].stride * current), accesses[k].bytes, accesses[k].tag,
-                            accesses[k].write};
+      for (std::size_t k = 0; k < count; ++k) out[n + k] = accesses[k].at(current);
       n += count;
       current += step;
       --remaining;
@@ -887,7 +880,7 @@ std::size_t AddressStream::runLeaf(Frame& f, Record* out, std::size_t capacity) 
   }
   while (n < capacity) {
     const LeafAccess& a = accesses[f.pc];
-    const std::uint64_t address = a.base + static_cast<std::uint64_t>(a.stride * f.current);
+    const std::uint64_t address = a.addressAt(f.current);
     while (f.repeatsDone < a.repeat && n < capacity) {
       out[n++] = Record{address, a.bytes, a.tag, a.write};
       ++f.repeatsDone;
@@ -913,7 +906,7 @@ LeafSpan AddressStream::leafSpan(std::int64_t limit) {
   atSpan_ = false;
   if (pendingNext_ < pending_.size() || loaderNext_ < loader_.size() || zeroing_.next < zeroing_.end || frames_.empty()) return {};
   const Frame& f = frames_.back();
-  if (!f.leaf || f.branchy || f.phase != Phase::Body || !f.leafSpan || f.pc != 0 || f.remaining <= 0) return {};
+  if (!spanStartsAt(f) || f.remaining <= 0) return {};
   const auto& accesses = leafAccesses_[f.leafScratch];
   return LeafSpan{accesses.data(), accesses.size(), f.current, f.step, spanIterations(f, limit)};
 }
@@ -926,8 +919,13 @@ std::int64_t AddressStream::spanIterations(const Frame& f, std::int64_t limit) {
   return std::max<std::int64_t>(iterations, 1);
 }
 
-/* Leaf "f" past "iterations" more iterations; at its end, on to its final header. True if it ended. */
-bool AddressStream::advanceLeaf(Frame& f, std::int64_t iterations) {
+/* Whether loop "f" is at the start of a leaf iteration that leafSpan() hands over. */
+bool AddressStream::spanStartsAt(const Frame& f) const {
+  return f.leaf && !f.branchy && f.leafSpan && f.phase == Phase::Body && f.pc == 0;
+}
+
+/* Loop "f" past "iterations" more iterations; at its end, on to its final header. True if it ended. */
+bool AddressStream::advanceLoop(Frame& f, std::int64_t iterations) {
   f.current += iterations * f.step;
   f.remaining -= iterations;
   if (f.remaining != 0) return false;
@@ -939,7 +937,7 @@ bool AddressStream::advanceLeaf(Frame& f, std::int64_t iterations) {
 
 bool AddressStream::finishLeafSpan(LeafSpan& span, std::int64_t limit) {
   Frame& f = frames_.back();
-  if (advanceLeaf(f, span.iterations)) return false;
+  if (advanceLoop(f, span.iterations)) return false;
   if (f.leafRuns && f.remaining <= f.nextRunCheck && offerRun(f, span.accesses, span.count, f.current - f.step, f.remaining)) return false;
   span.current = f.current;
   span.iterations = spanIterations(f, limit);
@@ -970,11 +968,11 @@ std::size_t AddressStream::next(Record* out, std::size_t capacity) {
       continue;
     }
     Frame& f = frames_.back();
+    if (spanStartsAt(f)) {
+      atSpan_ = true;  // the caller takes it with leafSpan()
+      break;
+    }
     if (f.leaf && f.phase == Phase::Body) {
-      if (!f.branchy && f.leafSpan && f.pc == 0) {
-        atSpan_ = true;  // the caller takes it with leafSpan()
-        break;
-      }
       if (!f.branchy) {
         n += runLeaf(f, out + n, capacity - n);
         if (run_.repeats != 0) break;

@@ -458,10 +458,7 @@ Drive driveWithSpans(const sim::Program& program, sim::StreamOptions options, st
       ++drive.spans;
       do {
         for (std::int64_t j = 0; j < span.iterations; ++j)
-          for (std::size_t k = 0; k < span.count; ++k) {
-            const sim::LeafAccess& a = span.accesses[k];
-            drive.records.push_back({a.base + static_cast<std::uint64_t>(a.stride * (span.current + j * span.step)), a.bytes, a.tag, a.write});
-          }
+          for (std::size_t k = 0; k < span.count; ++k) drive.records.push_back(span.accesses[k].at(span.current + j * span.step));
       } while (stream.finishLeafSpan(span, limit));
       logOffer(stream, drive);
       continue;

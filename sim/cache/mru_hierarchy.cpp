@@ -33,7 +33,6 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
     level.slots.assign(sets * l.associativity, 0);
     levels_.push_back(std::move(level));
   }
-  for (Level& level : levels_) level.base = level.slots.data();
   levelCount_ = levels_.size();
   stats_.assign(levels_.size(), LevelStats{});
   firstSlots_ = levels_[0].slots.data();
@@ -230,9 +229,9 @@ void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
   std::uint64_t dirty = isWrite ? 1 : 0;
   const bool purges = inclusion_ == Inclusion::Inclusive;
   for (std::size_t k = 0; k < levelCount_; ++k, dirty = 0) {
-    const Level& level = levels_[k];
+    Level& level = levels_[k];
     accessed |= 1u << k;
-    std::uint64_t* row = level.base + (line & level.setMask) * level.ways;
+    std::uint64_t* row = level.slots.data() + (line & level.setMask) * level.ways;
     std::uint64_t carry = row[0];
     if ((carry & ~std::uint64_t{1}) == key) {
       row[0] = carry | dirty;

@@ -88,6 +88,10 @@ struct LeafAccess {
   std::uint32_t tag;
   std::uint32_t repeat;
   bool write;
+
+  std::uint64_t addressAt(std::int64_t i) const { return base + static_cast<std::uint64_t>(stride * i); }
+  /// The record this access makes in iteration "i".
+  Record at(std::int64_t i) const { return Record{addressAt(i), bytes, tag, write}; }
 };
 
 /// Iterations of a leaf loop the caller simulates straight from its accesses, without records
@@ -109,9 +113,10 @@ class AddressStream {
   /// except with repeatPoints, where a batch may end at a repeat point with no records.
   std::size_t next(Record* out, std::size_t capacity);
   /// Where next() would run a leaf loop whose accesses each happen once per iteration (each
-  /// inside one block of spanBlockBytes, if set), with nothing before them: its next iterations, at most "limit" (and none past the next look for
-  /// a run), for the caller to simulate in place of next(); else iterations 0. Like next(), it
-  /// ends the last batch's offer and repeat point.
+  /// inside one block of spanBlockBytes, if set), with nothing before them: its next iterations,
+  /// at most "limit" (and none past the next look for a run), for the caller to simulate in
+  /// place of next(); else iterations 0. Like next(), it ends the last batch's offer and repeat
+  /// point.
   LeafSpan leafSpan(std::int64_t limit);
   /// The caller simulated all of "span" (from leafSpan or the last call): the stream goes past
   /// it, and may offer a run, as at the end of a batch (offeredRun()). True if it made no offer
@@ -273,7 +278,8 @@ class AddressStream {
   std::int64_t runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step, std::int64_t limit) const;
   bool offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining);
   static std::int64_t spanIterations(const Frame& f, std::int64_t limit);
-  bool advanceLeaf(Frame& f, std::int64_t iterations);
+  bool advanceLoop(Frame& f, std::int64_t iterations);
+  bool spanStartsAt(const Frame& f) const;
 };
 
 }  // namespace cats::sim

@@ -78,7 +78,6 @@ class MruHierarchy {
     std::uint64_t setMask = 0;
     std::uint32_t ways = 0;
     std::vector<std::uint64_t> slots;  // per set, most recent first: (line + 1) << 1 | dirty, 0 = empty
-    std::uint64_t* base = nullptr;     // slots.data(), one load fewer per level on the miss path
   };
 
   /// An access within one line that is not a hit on its set's newest line.
@@ -101,7 +100,7 @@ class MruHierarchy {
   void moveDown(std::size_t k, std::uint64_t victim);
 
   std::vector<Level> levels_;
-  std::size_t levelCount_ = 0;
+  std::size_t levelCount_ = 0;  // levels_.size() without a division by sizeof(Level) on the miss path
   std::vector<LevelStats> stats_;
   Inclusion inclusion_ = Inclusion::NonInclusive;
   std::uint64_t* firstSlots_ = nullptr;  // the first level's arrays, for the inline hit
