@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -114,29 +116,37 @@ struct Skipped {
   std::uint64_t bulk = 0;    // first-level hits of offered runs
 };
 
-/* The offered run (docs/performance.md, "Bulk hits") after its iteration's records "last" went
-   through "hierarchy": if the first level still holds every line they used (written ones
-   dirty), its repetitions are first-level hits that change nothing but the counters, counted
-   here. The accesses counted (those "mine" takes). */
+/* A run of "repeats" iterations repeating the "count" records "last" of the iteration that
+   just went through "hierarchy" (docs/performance.md, "Bulk hits"): if the first level still
+   holds every line they used (written ones dirty), its repetitions are first-level hits that
+   change nothing but the counters, counted here ("held": the caller knows they are). The
+   accesses counted (those "mine" takes), or nothing if the lines are not all held. */
+template <typename Engine, typename Mine>
+std::optional<std::uint64_t> countRunInBulk(const Record* last, std::size_t count, std::int64_t repeats, Engine& hierarchy,
+                                            std::size_t levels, std::vector<LevelCounts>& counts, Mine mine, bool held = false) {
+  for (std::size_t i = 0; i < count && !held; ++i)
+    if (mine(last[i]) && !hierarchy.firstLevelHolds(last[i].address, last[i].write)) return std::nullopt;
+  const auto times = static_cast<std::uint64_t>(repeats);
+  std::uint64_t reads = 0, writes = 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!mine(last[i])) continue;
+    LevelCounts* event = &counts[static_cast<std::size_t>(last[i].tag) * levels];
+    for (std::size_t first : firstLevels(hierarchy)) (last[i].write ? event[first].writes : event[first].reads) += times;
+    (last[i].write ? writes : reads) += times;
+  }
+  hierarchy.addFirstLevelHits(reads, writes);
+  return reads + writes;
+}
+
+/* The run the stream offered after its iteration's records "last" went through "hierarchy",
+   counted in bulk if it can be (countRunInBulk). The accesses counted. */
 template <typename Engine, typename Mine>
 std::uint64_t takeRun(AddressStream& stream, const Record* last, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts,
                       Mine mine) {
   const LeafRun& offer = stream.offeredRun();
-  bool held = true;
-  for (std::size_t i = 0; i < offer.count && held; ++i) held = !mine(last[i]) || hierarchy.firstLevelHolds(last[i].address, last[i].write);
-  std::uint64_t reads = 0, writes = 0;
-  if (held) {
-    const auto repeats = static_cast<std::uint64_t>(offer.repeats);
-    for (std::size_t i = 0; i < offer.count; ++i) {
-      if (!mine(last[i])) continue;
-      LevelCounts* event = &counts[static_cast<std::size_t>(last[i].tag) * levels];
-      for (std::size_t first : firstLevels(hierarchy)) (last[i].write ? event[first].writes : event[first].reads) += repeats;
-      (last[i].write ? writes : reads) += repeats;
-    }
-    hierarchy.addFirstLevelHits(reads, writes);
-  }
-  stream.resolveRun(held);
-  return reads + writes;
+  const std::optional<std::uint64_t> counted = countRunInBulk(last, offer.count, offer.repeats, hierarchy, levels, counts, mine);
+  stream.resolveRun(counted.has_value());
+  return counted.value_or(0);
 }
 
 /* Takes every record: a simulation on one thread. */
@@ -144,16 +154,82 @@ struct EveryRecord {
   bool operator()(const Record& /*r*/) const { return true; }
 };
 
+/* Where each access of a leaf span leaves its line, for finding runs of same-line iterations in
+   place: the iteration of the span (counted from 0) up to which each stays in its current line,
+   recomputed only when it has entered a new one. */
+class SpanLines {
+ public:
+  void start(const LeafSpan& span) {
+    tracks_.clear();
+    spans_ = false;
+    const std::uint64_t mask = span.runLineBytes - 1;
+    for (std::size_t k = 0; k < span.count; ++k) {
+      const LeafAccess& a = span.accesses[k];
+      const std::int64_t moves = a.stride * span.step;  // bytes per iteration; smaller than a line (AddressStream::findRuns)
+      const std::uint64_t first = a.addressAt(span.current), last = first + std::max<std::uint32_t>(a.bytes, 1) - 1;
+      if (((first ^ last) & ~mask) != 0) spans_ = true;  // it spans lines (at every iteration if ever: see sameAfter)
+      if (moves == 0) continue;  // never leaves its line
+      const auto size = static_cast<std::uint64_t>(moves > 0 ? moves : -moves);
+      tracks_.push_back(Track{first, last, moves, size, std::has_single_bit(size) ? std::countr_zero(size) : -1, -1});
+    }
+    mask_ = mask;
+    iterations_ = span.iterations;
+  }
+  /// After iteration "t" of the span: how many iterations after it keep every access in its line.
+  std::int64_t sameAfter(std::int64_t t) {
+    if (spans_) return 0;
+    std::int64_t best = iterations_;
+    for (Track& track : tracks_) {
+      if (track.lastSame < t) {
+        const auto shift = static_cast<std::uint64_t>(track.moves * t);
+        const std::uint64_t first = track.first + shift, last = track.last + shift;
+        if (((first ^ last) & ~mask_) != 0) return 0;  // it spans two lines now
+        const std::uint64_t left = track.moves > 0 ? mask_ - (last & mask_) : first & mask_;  // bytes it may still move
+        const std::uint64_t room = track.shift >= 0 ? left >> track.shift : left / track.size;
+        track.lastSame = t + static_cast<std::int64_t>(std::min<std::uint64_t>(room, static_cast<std::uint64_t>(iterations_)));
+      }
+      best = std::min(best, track.lastSame);
+    }
+    return best - t;
+  }
+
+ private:
+  struct Track {
+    std::uint64_t first, last;  // its first and last byte at iteration 0
+    std::int64_t moves;         // bytes per iteration (not 0)
+    std::uint64_t size;         // their magnitude,
+    int shift;                  // its log2 if a power of two, else -1
+    std::int64_t lastSame;      // the last iteration in its current line (-1: not known yet)
+  };
+  std::vector<Track> tracks_;
+  std::uint64_t mask_ = 0;
+  std::int64_t iterations_ = 0;
+  bool spans_ = false;  // an access spans two lines: no runs
+};
+
+/* What a span needs besides the engine: the records of its last simulated iteration and where
+   its accesses change lines. */
+struct SpanScratch {
+  std::vector<Record> last;
+  SpanLines lines;
+};
+
+constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk
+
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
-   what the records of runLeaf would do, without writing and reading them. The accesses simulated
-   (those "mine" takes: a split simulation's part, whose spans never cross its blocks). */
+   what the records of runLeaf would do, without writing and reading them. After each simulated
+   iteration, the iterations that follow it in the same lines are counted in bulk when the first
+   level still holds those lines (countRunInBulk; docs/performance.md, "Bulk hits"). The accesses
+   accounted for (those "mine" takes: a split simulation's part, whose spans never cross its
+   blocks); "bulk" grows by those counted in bulk. */
 template <typename Engine, typename Outcome, typename Attribute, typename Mine>
 std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
-                      Attribute attribute, Mine mine) {
+                      Attribute attribute, Mine mine, SpanScratch& scratch, std::uint64_t& bulk) {
   constexpr bool kEvery = std::is_same_v<Mine, EveryRecord>;  // one thread: nothing to filter or count per access
-  const std::int64_t end = span.current + span.iterations * span.step;
+  constexpr bool kMru = std::is_same_v<Engine, cache::MruHierarchy>;
   std::uint64_t own = 0;
-  for (std::int64_t i = span.current; i != end; i += span.step)
+  std::uint32_t missed = 0;  // the MRU engine's missed bits over the iteration
+  const auto simulateIteration = [&](std::int64_t i) {
     for (std::size_t k = 0; k < span.count; ++k) {
       const Record r = span.accesses[k].at(i);
       if constexpr (!kEvery) {
@@ -161,16 +237,36 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         ++own;
       }
       feed(hierarchy, r, outcome);
+      if constexpr (kMru) missed |= outcome.missed;
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
     }
-  return kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count : own;
-}
-
-/* The records of the last iteration of "span", into "out". */
-void lastIteration(const LeafSpan& span, std::vector<Record>& out) {
-  const std::int64_t i = span.current + (span.iterations - 1) * span.step;
-  if (out.size() < span.count) out.resize(span.count);
-  for (std::size_t k = 0; k < span.count; ++k) out[k] = span.accesses[k].at(i);
+  };
+  if (span.runLineBytes == 0) {
+    const std::int64_t end = span.current + span.iterations * span.step;
+    for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i);
+    return kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count : own;
+  }
+  if (scratch.last.size() < span.count) scratch.last.resize(span.count);
+  scratch.lines.start(span);
+  std::uint64_t counted = 0;
+  for (std::int64_t t = 0; t < span.iterations; ++t) {
+    const std::int64_t i = span.current + t * span.step;
+    missed = 0;
+    simulateIteration(i);
+    const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
+    if (same < kMinSpanRun) continue;
+    for (std::size_t k = 0; k < span.count; ++k) scratch.last[k] = span.accesses[k].at(i);
+    bool sure = false;  // the first level is known to hold the lines without looking
+    if constexpr (kMru) sure = hierarchy.firstLevelKeeps(span.count, missed);
+    const std::optional<std::uint64_t> run = sure ? countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine, true)
+                                                  : countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine);
+    if (run) {
+      counted += *run;
+      t += same;
+    }
+  }
+  bulk += counted;
+  return (kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count - counted : own) + counted;
 }
 
 /* The stream through "hierarchy", every record's outcome added to its event's counters; a leaf
@@ -185,26 +281,22 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
   std::uint64_t spanning = 0;  // accesses spanning parts so far: no warp over one (partition.hpp)
   RepeatWarp<Engine> warp(hierarchy, counts, &spanning);
   std::vector<Record> batch(kBatch);
+  SpanScratch scratch;
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
   const auto mine = [partition](const Record& r) { return !partition || partition->owns(r.address); };
   for (;;) {
     {
       LeafSpan span = stream.leafSpan(kSpanIterations);
       if (span.iterations > 0) {
-        // Stretches up to each look for a run, until an offer, the leaf's end, or about a batch.
-        std::uint64_t made = 0, looked = 0;
+        // Stretches of the leaf until its end or about a batch.
+        std::uint64_t made = 0, looked = 0, bulk = 0;
         do {
-          made += partition ? runSpan(span, hierarchy, outcome, levels, counts, attribute, mine)
-                            : runSpan(span, hierarchy, outcome, levels, counts, attribute, EveryRecord{});
+          made += partition ? runSpan(span, hierarchy, outcome, levels, counts, attribute, mine, scratch, bulk)
+                            : runSpan(span, hierarchy, outcome, levels, counts, attribute, EveryRecord{}, scratch, bulk);
           looked += static_cast<std::uint64_t>(span.iterations) * span.count;
         } while (stream.finishLeafSpan(span, kSpanIterations) && looked < kBatch);
         accesses += made;
-        if (stream.offeredRun().repeats > 0) {
-          lastIteration(span, batch);  // the iteration the run repeats (finishLeafSpan left "span" as it was)
-          const std::uint64_t bulk = takeRun(stream, batch.data(), hierarchy, levels, counts, mine);
-          accesses += bulk;
-          skipped.bulk += bulk;
-        }
+        skipped.bulk += bulk;
         if (partition) partition->done->store(accesses, std::memory_order_relaxed);
         if (progress && accesses >= nextReport) {
           progress(accesses);

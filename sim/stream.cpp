@@ -23,20 +23,6 @@ constexpr std::int64_t kChaseLimit = std::int64_t{1} << 28;
 
 constexpr std::int64_t kMinRun = 2;  // shorter runs cost more (a batch ends per offer) than they save (the speed corpus, measured: docs/performance.md)
 
-/* How many more moves by "d" bytes keep the "bytes" at "first" inside their aligned block of
-   mask + 1 bytes (a power of two): -1 if they straddle two blocks already, the maximum if d is 0.
-   Masks and shifts, not divisions, where the stride is a power of two too (most are): four 64-bit
-   divisions per access were a third of lcs's and a fifth of matmul_ikj's time. */
-std::int64_t movesWithinBlock(std::uint64_t first, std::uint32_t bytes, std::int64_t d, std::uint64_t mask) {
-  const std::uint64_t last = first + std::max<std::uint32_t>(bytes, 1) - 1;
-  if (((first ^ last) & ~mask) != 0) return -1;
-  if (d == 0) return std::numeric_limits<std::int64_t>::max();
-  const std::uint64_t left = d > 0 ? mask - (last & mask) : first & mask;  // bytes it may still move
-  const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
-  // not has_single_bit: a libgcc popcount call without -mpopcnt
-  return static_cast<std::int64_t>((moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves);
-}
-
 bool isLeafBody(const LoopOp& loop) {
   if (!loop.header.empty() || loop.body.empty()) return false;
   for (const Op& op : loop.body) {
@@ -581,11 +567,10 @@ void AddressStream::findRuns(Frame& f) {
    used in iteration i; 0 if an access straddles two lines. */
 std::int64_t AddressStream::runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step,
                                       std::int64_t limit) const {
-  const std::uint64_t offsetMask = options_.runLineBytes - 1;
   std::int64_t best = limit;
   for (std::size_t k = 0; k < count; ++k) {
     const LeafAccess& a = accesses[k];
-    const std::int64_t room = movesWithinBlock(a.addressAt(i), a.bytes, a.stride * step, offsetMask);
+    const std::int64_t room = a.sameLineAfter(i, step, options_.runLineBytes);
     if (room < 0) return 0;
     best = std::min(best, room);
     if (best == 0) return 0;
@@ -908,15 +893,7 @@ LeafSpan AddressStream::leafSpan(std::int64_t limit) {
   const Frame& f = frames_.back();
   if (!spanStartsAt(f) || f.remaining <= 0) return {};
   const auto& accesses = leafAccesses_[f.leafScratch];
-  return LeafSpan{accesses.data(), accesses.size(), f.current, f.step, spanIterations(f, limit)};
-}
-
-/* Iterations of leaf "f" from its current one, at most "limit": runLeaf looks for a run after
-   the first iteration that leaves at most nextRunCheck to go, and a span ends there. */
-std::int64_t AddressStream::spanIterations(const Frame& f, std::int64_t limit) {
-  std::int64_t iterations = std::min(limit, f.remaining);
-  if (f.leafRuns) iterations = std::min(iterations, f.remaining - std::max<std::int64_t>(f.nextRunCheck, 0));
-  return std::max<std::int64_t>(iterations, 1);
+  return LeafSpan{accesses.data(), accesses.size(), f.current, f.step, spanIterations(f, limit), f.leafRuns ? options_.runLineBytes : 0};
 }
 
 /* Whether loop "f" is at the start of a leaf iteration that leafSpan() hands over. */
@@ -938,7 +915,6 @@ bool AddressStream::advanceLoop(Frame& f, std::int64_t iterations) {
 bool AddressStream::finishLeafSpan(LeafSpan& span, std::int64_t limit) {
   Frame& f = frames_.back();
   if (advanceLoop(f, span.iterations)) return false;
-  if (f.leafRuns && f.remaining <= f.nextRunCheck && offerRun(f, span.accesses, span.count, f.current - f.step, f.remaining)) return false;
   span.current = f.current;
   span.iterations = spanIterations(f, limit);
   return true;

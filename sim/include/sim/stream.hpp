@@ -10,6 +10,8 @@
 #include "sim/repeating_loops.hpp"
 #include "sim/value_memory.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -80,6 +82,20 @@ struct RepeatPoint {
   const LoopOp* loop = nullptr;  // the loop's identity across its runs
 };
 
+/// How many more moves by "d" bytes keep the "bytes" at "first" inside their aligned block of
+/// mask + 1 bytes (a power of two): -1 if they straddle two blocks already, the maximum if d is 0.
+/// Masks and shifts, not divisions, where the stride is a power of two too (most are): four 64-bit
+/// divisions per access were a third of lcs's and a fifth of matmul_ikj's time.
+inline std::int64_t movesWithinBlock(std::uint64_t first, std::uint32_t bytes, std::int64_t d, std::uint64_t mask) {
+  const std::uint64_t last = first + std::max<std::uint32_t>(bytes, 1) - 1;
+  if (((first ^ last) & ~mask) != 0) return -1;
+  if (d == 0) return std::numeric_limits<std::int64_t>::max();
+  const std::uint64_t left = d > 0 ? mask - (last & mask) : first & mask;  // bytes it may still move
+  const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
+  // not has_single_bit: a libgcc popcount call without -mpopcnt
+  return static_cast<std::int64_t>((moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves);
+}
+
 /// One access of a leaf loop with every slot but the loop's own fixed: address = base + stride * i.
 struct LeafAccess {
   std::uint64_t base;
@@ -92,17 +108,24 @@ struct LeafAccess {
   std::uint64_t addressAt(std::int64_t i) const { return base + static_cast<std::uint64_t>(stride * i); }
   /// The record this access makes in iteration "i".
   Record at(std::int64_t i) const { return Record{addressAt(i), bytes, tag, write}; }
+  /// Iterations after iteration "i" (moving "step" per iteration) in which this access stays in
+  /// its line of "lineBytes" (a power of two); -1 if it already spans two lines.
+  std::int64_t sameLineAfter(std::int64_t i, std::int64_t step, std::uint64_t lineBytes) const {
+    return movesWithinBlock(addressAt(i), bytes, stride * step, lineBytes - 1);
+  }
 };
 
 /// Iterations of a leaf loop the caller simulates straight from its accesses, without records
 /// (docs/performance.md, "Leaf loops in place"): iteration j (0 <= j < iterations) makes
 /// accesses[0..count) in order, access k at accesses[k].base + accesses[k].stride * (current + j * step).
+/// The caller looks for runs of same-line iterations itself (docs/performance.md, "Bulk hits").
 struct LeafSpan {
   const LeafAccess* accesses = nullptr;
   std::size_t count = 0;
   std::int64_t current = 0;
   std::int64_t step = 0;
   std::int64_t iterations = 0;  // 0: the stream is not at such a leaf (call next())
+  std::uint32_t runLineBytes = 0;  // runs of iterations in the same lines of this size may be counted in bulk (0: none)
 };
 
 class AddressStream {
@@ -114,13 +137,12 @@ class AddressStream {
   std::size_t next(Record* out, std::size_t capacity);
   /// Where next() would run a leaf loop whose accesses each happen once per iteration (each
   /// inside one block of spanBlockBytes, if set), with nothing before them: its next iterations,
-  /// at most "limit" (and none past the next look for a run), for the caller to simulate in
-  /// place of next(); else iterations 0. Like next(), it ends the last batch's offer and repeat
-  /// point.
+  /// at most "limit", for the caller to simulate in place of next(); else iterations 0. Like
+  /// next(), it ends the last batch's offer and repeat point. A span is never offered a run:
+  /// its runLineBytes lets the caller find them.
   LeafSpan leafSpan(std::int64_t limit);
-  /// The caller simulated all of "span" (from leafSpan or the last call): the stream goes past
-  /// it, and may offer a run, as at the end of a batch (offeredRun()). True if it made no offer
-  /// and the leaf goes on: "span" is then its next iterations (at most "limit").
+  /// The caller accounted for all of "span" (from leafSpan or the last call): the stream goes
+  /// past it. True if the leaf goes on: "span" is then its next iterations (at most "limit").
   bool finishLeafSpan(LeafSpan& span, std::int64_t limit);
   /// True if a batch of "made" records from next() means the stream has ended.
   bool ended(std::size_t made) const { return made == 0 && repeatPoint_.remaining == 0 && !atSpan_; }
@@ -277,7 +299,7 @@ class AddressStream {
   std::int64_t lineRunLength(const Frame& f) const;
   std::int64_t runLength(const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t step, std::int64_t limit) const;
   bool offerRun(Frame& f, const LeafAccess* accesses, std::size_t count, std::int64_t i, std::int64_t remaining);
-  static std::int64_t spanIterations(const Frame& f, std::int64_t limit);
+  static std::int64_t spanIterations(const Frame& f, std::int64_t limit) { return std::min(limit, f.remaining); }
   bool advanceLoop(Frame& f, std::int64_t iterations);
   bool spanStartsAt(const Frame& f) const;
 };

@@ -60,6 +60,13 @@ class MruHierarchy {
 
   /// As Hierarchy's: the first level holds the line of "address" (dirty too if "dirty").
   bool firstLevelHolds(std::uint64_t address, bool dirty) const;
+  /// True if the first level surely still holds the lines of the last "accesses" accesses, each
+  /// within one line, written ones dirty; "missed" is their outcomes' missed bits, ORed. An LRU
+  /// set keeps its newest "ways" lines, written lines stay dirty in a write-back level, and only
+  /// an inclusive level's eviction below (on a miss there) takes a line out of it otherwise.
+  bool firstLevelKeeps(std::size_t accesses, std::uint32_t missed) const {
+    return accesses <= firstWays_ && (inclusion_ != Inclusion::Inclusive || (missed & ~std::uint32_t{1}) == 0);
+  }
 
   /// As Hierarchy's: the state the future depends on, and statistics of repeated accesses.
   static bool capturesState() { return true; }
