@@ -174,9 +174,11 @@ class SpanLines {
     }
     mask_ = mask;
     iterations_ = span.iterations;
+    minLast_ = -1;
   }
   /// After iteration "t" of the span: how many iterations after it keep every access in its line.
   std::int64_t sameAfter(std::int64_t t) {
+    if (t <= minLast_) return minLast_ - t;  // no access has left its line since the last look
     if (spans_) return 0;
     std::int64_t best = iterations_;
     for (Track& track : tracks_) {
@@ -190,6 +192,7 @@ class SpanLines {
       }
       best = std::min(best, track.lastSame);
     }
+    minLast_ = best;
     return best - t;
   }
 
@@ -204,7 +207,8 @@ class SpanLines {
   std::vector<Track> tracks_;
   std::uint64_t mask_ = 0;
   std::int64_t iterations_ = 0;
-  bool spans_ = false;  // an access spans two lines: no runs
+  std::int64_t minLast_ = -1;  // the smallest lastSame of the tracks
+  bool spans_ = false;         // an access spans two lines: no runs
 };
 
 /* What a span needs besides the engine: the records of its last simulated iteration and where
@@ -213,6 +217,21 @@ struct SpanScratch {
   std::vector<Record> last;
   SpanLines lines;
 };
+
+/* Each access of "span" "repeats" more times as a first-level hit, counted. The accesses counted. */
+template <typename Engine>
+std::uint64_t countRepeats(const LeafSpan& span, std::int64_t repeats, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts) {
+  const auto times = static_cast<std::uint64_t>(repeats);
+  std::uint64_t reads = 0, writes = 0;
+  for (std::size_t k = 0; k < span.count; ++k) {
+    const LeafAccess& a = span.accesses[k];
+    LevelCounts* event = &counts[static_cast<std::size_t>(a.tag) * levels];
+    for (std::size_t first : firstLevels(hierarchy)) (a.write ? event[first].writes : event[first].reads) += times;
+    (a.write ? writes : reads) += times;
+  }
+  hierarchy.addFirstLevelHits(reads, writes);
+  return reads + writes;
+}
 
 constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk
 
@@ -246,24 +265,37 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i);
     return kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count : own;
   }
-  if (scratch.last.size() < span.count) scratch.last.resize(span.count);
   scratch.lines.start(span);
   std::uint64_t counted = 0;
+  std::int64_t repeats = 0;  // one thread: iterations counted in bulk, every access once in each
   for (std::int64_t t = 0; t < span.iterations; ++t) {
     const std::int64_t i = span.current + t * span.step;
     missed = 0;
     simulateIteration(i);
     const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
     if (same < kMinSpanRun) continue;
-    for (std::size_t k = 0; k < span.count; ++k) scratch.last[k] = span.accesses[k].at(i);
-    bool sure = false;  // the first level is known to hold the lines without looking
-    if constexpr (kMru) sure = hierarchy.firstLevelKeeps(span.count, missed);
-    const std::optional<std::uint64_t> run = sure ? countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine, true)
-                                                  : countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine);
-    if (run) {
-      counted += *run;
+    bool held = false;  // the first level is known to hold the iteration's lines without looking
+    if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
+    if constexpr (kEvery) {
+      for (std::size_t k = 0; k < span.count && !held; ++k) {
+        const LeafAccess& a = span.accesses[k];
+        if (!hierarchy.firstLevelHolds(a.addressAt(i), a.write)) break;
+        held = k + 1 == span.count;
+      }
+      if (!held) continue;
+      repeats += same;
       t += same;
+    } else {
+      if (scratch.last.size() < span.count) scratch.last.resize(span.count);
+      for (std::size_t k = 0; k < span.count; ++k) scratch.last[k] = span.accesses[k].at(i);
+      if (const std::optional<std::uint64_t> run = countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine, held)) {
+        counted += *run;
+        t += same;
+      }
     }
+  }
+  if constexpr (kEvery) {
+    if (repeats > 0) counted = countRepeats(span, repeats, hierarchy, levels, counts);
   }
   bulk += counted;
   return (kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count - counted : own) + counted;
