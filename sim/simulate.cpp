@@ -167,8 +167,10 @@ class SpanLines {
       const LeafAccess& a = span.accesses[k];
       const std::int64_t moves = a.stride * span.step;  // bytes per iteration; smaller than a line (AddressStream::findRuns)
       const std::uint64_t first = a.addressAt(span.current), last = first + std::max<std::uint32_t>(a.bytes, 1) - 1;
-      if (((first ^ last) & ~mask) != 0) spans_ = true;  // it spans lines (at every iteration if ever: see sameAfter)
-      if (moves == 0) continue;  // never leaves its line
+      if (moves == 0) {  // never leaves its line, or always spans two
+        spans_ = spans_ || ((first ^ last) & ~mask) != 0;
+        continue;
+      }
       const auto size = static_cast<std::uint64_t>(moves > 0 ? moves : -moves);
       tracks_.push_back(Track{first, last, moves, size, std::has_single_bit(size) ? std::countr_zero(size) : -1, -1});
     }
@@ -185,10 +187,13 @@ class SpanLines {
       if (track.lastSame < t) {
         const auto shift = static_cast<std::uint64_t>(track.moves * t);
         const std::uint64_t first = track.first + shift, last = track.last + shift;
-        if (((first ^ last) & ~mask_) != 0) return 0;  // it spans two lines now
-        const std::uint64_t left = track.moves > 0 ? mask_ - (last & mask_) : first & mask_;  // bytes it may still move
-        const std::uint64_t room = track.shift >= 0 ? left >> track.shift : left / track.size;
-        track.lastSame = t + static_cast<std::int64_t>(std::min<std::uint64_t>(room, static_cast<std::uint64_t>(iterations_)));
+        if (((first ^ last) & ~mask_) != 0) {
+          track.lastSame = t;  // it spans two lines now: no run after this iteration
+        } else {
+          const std::uint64_t left = track.moves > 0 ? mask_ - (last & mask_) : first & mask_;  // bytes it may still move
+          const std::uint64_t room = track.shift >= 0 ? left >> track.shift : left / track.size;
+          track.lastSame = t + static_cast<std::int64_t>(std::min<std::uint64_t>(room, static_cast<std::uint64_t>(iterations_)));
+        }
       }
       best = std::min(best, track.lastSame);
     }
@@ -208,7 +213,7 @@ class SpanLines {
   std::uint64_t mask_ = 0;
   std::int64_t iterations_ = 0;
   std::int64_t minLast_ = -1;  // the smallest lastSame of the tracks
-  bool spans_ = false;         // an access spans two lines: no runs
+  bool spans_ = false;         // an access that does not move spans two lines: no runs
 };
 
 /* What a span needs besides the engine: the records of its last simulated iteration and where
