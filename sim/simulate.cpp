@@ -216,11 +216,12 @@ class SpanLines {
   bool spans_ = false;         // an access that does not move spans two lines: no runs
 };
 
-/* What a span needs besides the engine: the records of its last simulated iteration and where
-   its accesses change lines. */
+/* What a span needs besides the engine: the records of its last simulated iteration, where its
+   accesses change lines, and their hits on the MRU engine's newest lines. */
 struct SpanScratch {
   std::vector<Record> last;
   SpanLines lines;
+  std::vector<std::uint64_t> newest;  // per access: hits on its set's newest line, for the MRU engine
 };
 
 /* Each access of "span" "repeats" more times as a first-level hit, counted. The accesses counted. */
@@ -253,54 +254,75 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   constexpr bool kMru = std::is_same_v<Engine, cache::MruHierarchy>;
   std::uint64_t own = 0;
   std::uint32_t missed = 0;  // the MRU engine's missed bits over the iteration
-  const auto simulateIteration = [&](std::int64_t i) {
+  // The MRU engine's newest-line hits settled in registers, counted per access and added to
+  // their events at the end (scratch.newest[k]).
+  auto newest = [&hierarchy] {
+    if constexpr (kMru) return cache::MruHierarchy::NewestHits(hierarchy);
+    else return 0;
+  }();
+  if constexpr (kMru) scratch.newest.assign(span.count, 0);
+  const auto simulateIteration = [&](std::int64_t i) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
     for (std::size_t k = 0; k < span.count; ++k) {
       const Record r = span.accesses[k].at(i);
       if constexpr (!kEvery) {
         if (!mine(r)) continue;
         ++own;
       }
-      feed(hierarchy, r, outcome);
-      if constexpr (kMru) missed |= outcome.missed;
+      if constexpr (kMru) {
+        if (newest.access(r.address, r.bytes, r.write, outcome)) {
+          ++scratch.newest[k];
+          continue;
+        }
+        missed |= outcome.missed;
+      } else {
+        feed(hierarchy, r, outcome);
+      }
       attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
     }
   };
+  std::uint64_t counted = 0;
   if (span.runLineBytes == 0) {
     const std::int64_t end = span.current + span.iterations * span.step;
     for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i);
-    return kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count : own;
-  }
-  scratch.lines.start(span);
-  std::uint64_t counted = 0;
-  std::int64_t repeats = 0;  // one thread: iterations counted in bulk, every access once in each
-  for (std::int64_t t = 0; t < span.iterations; ++t) {
-    const std::int64_t i = span.current + t * span.step;
-    missed = 0;
-    simulateIteration(i);
-    const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
-    if (same < kMinSpanRun) continue;
-    bool held = false;  // the first level is known to hold the iteration's lines without looking
-    if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
-    if constexpr (kEvery) {
-      for (std::size_t k = 0; k < span.count && !held; ++k) {
-        const LeafAccess& a = span.accesses[k];
-        if (!hierarchy.firstLevelHolds(a.addressAt(i), a.write)) break;
-        held = k + 1 == span.count;
-      }
-      if (!held) continue;
-      repeats += same;
-      t += same;
-    } else {
-      if (scratch.last.size() < span.count) scratch.last.resize(span.count);
-      for (std::size_t k = 0; k < span.count; ++k) scratch.last[k] = span.accesses[k].at(i);
-      if (const std::optional<std::uint64_t> run = countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine, held)) {
-        counted += *run;
+  } else {
+    scratch.lines.start(span);
+    std::int64_t repeats = 0;  // one thread: iterations counted in bulk, every access once in each
+    for (std::int64_t t = 0; t < span.iterations; ++t) {
+      const std::int64_t i = span.current + t * span.step;
+      missed = 0;
+      simulateIteration(i);
+      const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
+      if (same < kMinSpanRun) continue;
+      bool held = false;  // the first level is known to hold the iteration's lines without looking
+      if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
+      if constexpr (kEvery) {
+        for (std::size_t k = 0; k < span.count && !held; ++k) {
+          const LeafAccess& a = span.accesses[k];
+          if (!hierarchy.firstLevelHolds(a.addressAt(i), a.write)) break;
+          held = k + 1 == span.count;
+        }
+        if (!held) continue;
+        repeats += same;
         t += same;
+      } else {
+        if (scratch.last.size() < span.count) scratch.last.resize(span.count);
+        for (std::size_t k = 0; k < span.count; ++k) scratch.last[k] = span.accesses[k].at(i);
+        if (const std::optional<std::uint64_t> run = countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine, held)) {
+          counted += *run;
+          t += same;
+        }
       }
     }
+    if constexpr (kEvery) {
+      if (repeats > 0) counted = countRepeats(span, repeats, hierarchy, levels, counts);
+    }
   }
-  if constexpr (kEvery) {
-    if (repeats > 0) counted = countRepeats(span, repeats, hierarchy, levels, counts);
+  if constexpr (kMru) {
+    newest.flush();
+    for (std::size_t k = 0; k < span.count; ++k) {
+      LevelCounts& first = counts[static_cast<std::size_t>(span.accesses[k].tag) * levels];
+      (span.accesses[k].write ? first.writes : first.reads) += scratch.newest[k];
+    }
   }
   bulk += counted;
   return (kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count - counted : own) + counted;

@@ -44,6 +44,47 @@ class MruHierarchy {
     accessSlow(address, size, isWrite, out);
   }
 
+  /// access() for a caller's loop that keeps the first level's fields in registers (the
+  /// engine's own are reloaded after every store the caller makes): a hit on a set's newest
+  /// line is settled and counted here, flush() adds the counts to the engine's statistics.
+  /// Nothing may read them in between.
+  class NewestHits {
+   public:
+    explicit NewestHits(MruHierarchy& engine)
+        : engine_(&engine), slots_(engine.firstSlots_), setMask_(engine.firstSetMask_), ways_(engine.firstWays_), lineBits_(engine.lineBits_),
+          stats_(engine.firstStats_) {}
+    /// As access(), but true (and "out" untouched) for a hit on the newest line of its set.
+    bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+      const std::uint64_t line = address >> lineBits_;
+      if (size == 0 || ((address + size - 1) >> lineBits_) != line) {
+        engine_->accessSlow(address, size, isWrite, out);
+        return false;
+      }
+      std::uint64_t* row = slots_ + (line & setMask_) * ways_;
+      if ((row[0] & ~std::uint64_t{1}) != (line + 1) << 1) {
+        engine_->accessLine(line, isWrite, out);
+        return false;
+      }
+      row[0] |= isWrite ? 1 : 0;
+      ++(isWrite ? writes_ : reads_);
+      return true;
+    }
+    void flush() {
+      stats_->reads += reads_;
+      stats_->writes += writes_;
+      reads_ = writes_ = 0;
+    }
+
+   private:
+    MruHierarchy* engine_;
+    std::uint64_t* slots_;
+    std::uint64_t setMask_;
+    std::uint64_t ways_;
+    std::uint32_t lineBits_;
+    LevelStats* stats_;
+    std::uint64_t reads_ = 0, writes_ = 0;
+  };
+
   /// A split simulation's share of an access (sim/partition.hpp): only its lines whose address
   /// has "part" in bits bit.. (mask: parts - 1) go through the hierarchy, and the access is not
   /// counted; countAccess() counts it once, with the outcomes of every part's lines combined.
