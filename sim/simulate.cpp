@@ -376,10 +376,23 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
       }
     }
     if (!split) {
-      for (std::size_t i = 0; i < n; ++i) {
-        const Record& r = batch[i];
-        feed(hierarchy, r, outcome);
-        attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
+      if constexpr (std::is_same_v<Engine, cache::MruHierarchy>) {
+        cache::MruHierarchy::NewestHits newest(hierarchy);  // the first level's fields in registers (as in runSpan)
+        for (std::size_t i = 0; i < n; ++i) {
+          const Record& r = batch[i];
+          LevelCounts* event = &counts[static_cast<std::size_t>(r.tag) * levels];
+          if (newest.access(r.address, r.bytes, r.write, outcome))
+            ++(r.write ? event->writes : event->reads);
+          else
+            attribute(outcome, levels, r.write, event);
+        }
+        newest.flush();
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          const Record& r = batch[i];
+          feed(hierarchy, r, outcome);
+          attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
+        }
       }
       accesses += n;
     }
