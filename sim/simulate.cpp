@@ -239,7 +239,7 @@ std::uint64_t countRepeats(const LeafSpan& span, std::int64_t repeats, Engine& h
   return reads + writes;
 }
 
-constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk
+constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk (2: atax +10 % instructions)
 
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
    what the records of runLeaf would do, without writing and reading them. After each simulated

@@ -235,6 +235,7 @@ class AddressStream {
   std::vector<Record> pending_;  // the rest of a branchy iteration that did not fit the caller's buffer
   std::size_t pendingNext_ = 0;
   LeafRun run_;
+  std::vector<const Arm*> chosenArms_, undecidedArms_;  // enterBranch's scratch
   bool atSpan_ = false;  // the last batch stopped before a leaf for leafSpan() (with leafSpans)
   RepeatPoint repeatPoint_;
   // movingAccesses(), once per loop: none moving means the loop repeats.
