@@ -119,12 +119,12 @@ struct Skipped {
 /* A run of "repeats" iterations repeating the "count" records "last" of the iteration that
    just went through "hierarchy" (docs/performance.md, "Bulk hits"): if the first level still
    holds every line they used (written ones dirty), its repetitions are first-level hits that
-   change nothing but the counters, counted here ("held": the caller knows they are). The
-   accesses counted (those "mine" takes), or nothing if the lines are not all held. */
+   change nothing but the counters, counted here. The accesses counted (those "mine" takes), or
+   nothing if the lines are not all held. */
 template <typename Engine, typename Mine>
 std::optional<std::uint64_t> countRunInBulk(const Record* last, std::size_t count, std::int64_t repeats, Engine& hierarchy,
-                                            std::size_t levels, std::vector<LevelCounts>& counts, Mine mine, bool held = false) {
-  for (std::size_t i = 0; i < count && !held; ++i)
+                                            std::size_t levels, std::vector<LevelCounts>& counts, Mine mine) {
+  for (std::size_t i = 0; i < count; ++i)
     if (mine(last[i]) && !hierarchy.firstLevelHolds(last[i].address, last[i].write)) return std::nullopt;
   const auto times = static_cast<std::uint64_t>(repeats);
   std::uint64_t reads = 0, writes = 0;
@@ -216,20 +216,21 @@ class SpanLines {
   bool spans_ = false;         // an access that does not move spans two lines: no runs
 };
 
-/* What a span needs besides the engine: the records of its last simulated iteration, where its
-   accesses change lines, and their hits on the MRU engine's newest lines. */
+/* What a span needs besides the engine: where its accesses change lines, a part's bulk
+   iterations per access, and their hits on the MRU engine's newest lines. */
 struct SpanScratch {
-  std::vector<Record> last;
   SpanLines lines;
+  std::vector<std::int64_t> repeats;  // a split simulation's bulk iterations per access
   std::vector<std::uint64_t> newest;  // per access: hits on its set's newest line, for the MRU engine
 };
 
-/* Each access of "span" "repeats" more times as a first-level hit, counted. The accesses counted. */
-template <typename Engine>
-std::uint64_t countRepeats(const LeafSpan& span, std::int64_t repeats, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts) {
-  const auto times = static_cast<std::uint64_t>(repeats);
+/* Access k of "span" timesOf(k) more times as a first-level hit, counted. The accesses counted. */
+template <typename Engine, typename TimesOf>
+std::uint64_t countRepeats(const LeafSpan& span, TimesOf timesOf, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts) {
   std::uint64_t reads = 0, writes = 0;
   for (std::size_t k = 0; k < span.count; ++k) {
+    const auto times = static_cast<std::uint64_t>(timesOf(k));
+    if (times == 0) continue;
     const LeafAccess& a = span.accesses[k];
     LevelCounts* event = &counts[static_cast<std::size_t>(a.tag) * levels];
     for (std::size_t first : firstLevels(hierarchy)) (a.write ? event[first].writes : event[first].reads) += times;
@@ -244,9 +245,9 @@ constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or lon
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
    what the records of runLeaf would do, without writing and reading them. After each simulated
    iteration, the iterations that follow it in the same lines are counted in bulk when the first
-   level still holds those lines (countRunInBulk; docs/performance.md, "Bulk hits"). The accesses
-   accounted for (those "mine" takes: a split simulation's part, whose spans never cross its
-   blocks); "bulk" grows by those counted in bulk. */
+   level still holds those lines (firstLevelKeeps or firstLevelHolds; docs/performance.md, "Bulk
+   hits"). The accesses accounted for (those "mine" takes: a split simulation's part, whose spans
+   never cross its blocks); "bulk" grows by those counted in bulk. */
 template <typename Engine, typename Outcome, typename Attribute, typename Mine>
 std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
                       Attribute attribute, Mine mine, SpanScratch& scratch, std::uint64_t& bulk) {
@@ -286,7 +287,10 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i);
   } else {
     scratch.lines.start(span);
-    std::int64_t repeats = 0;  // one thread: iterations counted in bulk, every access once in each
+    // Iterations counted in bulk: on one thread every access repeats in each; a part counts
+    // each access only while its line is the part's (the same throughout a run).
+    std::int64_t repeats = 0;
+    if constexpr (!kEvery) scratch.repeats.assign(span.count, 0);
     for (std::int64_t t = 0; t < span.iterations; ++t) {
       const std::int64_t i = span.current + t * span.step;
       missed = 0;
@@ -295,26 +299,24 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
       if (same < kMinSpanRun) continue;
       bool held = false;  // the first level is known to hold the iteration's lines without looking
       if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
-      if constexpr (kEvery) {
-        for (std::size_t k = 0; k < span.count && !held; ++k) {
-          const LeafAccess& a = span.accesses[k];
-          if (!hierarchy.firstLevelHolds(a.addressAt(i), a.write)) break;
-          held = k + 1 == span.count;
-        }
-        if (!held) continue;
-        repeats += same;
-        t += same;
-      } else {
-        if (scratch.last.size() < span.count) scratch.last.resize(span.count);
-        for (std::size_t k = 0; k < span.count; ++k) scratch.last[k] = span.accesses[k].at(i);
-        if (const std::optional<std::uint64_t> run = countRunInBulk(scratch.last.data(), span.count, same, hierarchy, levels, counts, mine, held)) {
-          counted += *run;
-          t += same;
-        }
+      for (std::size_t k = 0; k < span.count && !held; ++k) {
+        const Record r = span.accesses[k].at(i);
+        if (mine(r) && !hierarchy.firstLevelHolds(r.address, r.write)) break;
+        held = k + 1 == span.count;
       }
+      if (!held) continue;
+      if constexpr (kEvery) {
+        repeats += same;
+      } else {
+        for (std::size_t k = 0; k < span.count; ++k)
+          if (mine(span.accesses[k].at(i))) scratch.repeats[k] += same;
+      }
+      t += same;
     }
     if constexpr (kEvery) {
-      if (repeats > 0) counted = countRepeats(span, repeats, hierarchy, levels, counts);
+      if (repeats > 0) counted = countRepeats(span, [repeats](std::size_t) { return repeats; }, hierarchy, levels, counts);
+    } else {
+      counted = countRepeats(span, [&scratch](std::size_t k) { return scratch.repeats[k]; }, hierarchy, levels, counts);
     }
   }
   if constexpr (kMru) {

@@ -549,12 +549,13 @@ void AddressStream::findRuns(Frame& f) {
   const auto& accesses = leafAccesses_[f.leafScratch];
   f.leafSingle = std::all_of(accesses.begin(), accesses.end(), [](const LeafAccess& a) { return a.repeat == 1; });
   // A block holds an access in every iteration if its size is a power of two that divides the
-  // block, its base and its stride.
+  // block, its address now and the bytes it moves per iteration (a vector loop's step is its
+  // width: a 16-byte access whose slot moves by 2 with 8 bytes per unit moves 16 bytes).
   const std::uint64_t block = options_.spanBlockBytes;
-  f.leafSpan = options_.leafSpans && f.leafSingle && (block == 0 || std::all_of(accesses.begin(), accesses.end(), [block](const LeafAccess& a) {
+  f.leafSpan = options_.leafSpans && f.leafSingle && (block == 0 || std::all_of(accesses.begin(), accesses.end(), [block, &f](const LeafAccess& a) {
                                                        const std::uint64_t size = std::max<std::uint64_t>(a.bytes, 1);
-                                                       return std::has_single_bit(size) && size <= block && a.base % size == 0 &&
-                                                              static_cast<std::uint64_t>(a.stride) % size == 0;
+                                                       return std::has_single_bit(size) && size <= block && a.addressAt(f.current) % size == 0 &&
+                                                              static_cast<std::uint64_t>(a.stride * f.step) % size == 0;
                                                      }));
   const auto line = static_cast<std::int64_t>(options_.runLineBytes);
   // A run is offered only when more than kMinRun iterations follow one: shorter loops need no

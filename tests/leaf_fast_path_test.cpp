@@ -593,3 +593,43 @@ TEST_CASE("a run found in place is simulated when an inclusive last level's evic
   CHECK(fast.byEvent[0][0].readMisses > 256 / 8);  // a's lines are taken out more often than it enters new ones
   CHECK(fast.bulkAccesses > 0);                     // while the other runs are still counted in bulk
 }
+
+TEST_CASE("a split simulation takes a vector leaf as a span when its accesses stay aligned, counting the step", "[sim][stream][split]") {
+  // 16-byte accesses at 8 bytes per unit of a counter that moves by 2: 16 bytes per iteration,
+  // aligned when the counter starts even. Started at 1, every access straddles 16-byte blocks.
+  for (const std::int64_t start : {std::int64_t{0}, std::int64_t{1}}) {
+    sim::Program program;
+    program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 4096, 64, 0x10000, false});
+    sim::LoopOp leaf = countingLoop(256);
+    leaf.start = sim::Formula::constant(start);
+    leaf.end = sim::Formula::linear(256, {{1, 1}});  // slot 1 is 0: not constant, so not written out
+    leaf.step = sim::Formula::constant(2);
+    sim::AccessOp access;
+    access.offset = sim::Formula::linear(0, {{0, 8}});
+    access.bytes = 16;
+    leaf.body.push_back(sim::Op{access});
+    program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}, 0}});
+    program.slots = 2;
+    sim::StreamOptions options;
+    options.leafSpans = true;
+    options.spanBlockBytes = 64;
+    sim::AddressStream stream(program, options);
+    std::vector<sim::Record> buffer(4096);
+    std::int64_t spanned = 0;
+    std::size_t recorded = 0;
+    for (;;) {
+      sim::LeafSpan span = stream.leafSpan(4096);
+      if (span.iterations > 0) {
+        do spanned += span.iterations;
+        while (stream.finishLeafSpan(span, 4096));
+        continue;
+      }
+      const std::size_t n = stream.next(buffer.data(), buffer.size());
+      if (stream.ended(n)) break;
+      recorded += n;
+    }
+    INFO("start " << start);
+    CHECK(spanned == (start == 0 ? 128 : 0));
+    CHECK(recorded == (start == 0 ? 0 : 128));
+  }
+}
