@@ -38,6 +38,25 @@ sim::LoopOp countingLoop(std::int64_t trips) {
   return loop;
 }
 
+/* One leaf over slot 0 from "start" by "step" below "trips" (its end names slot 1, always 0,
+   so it is not written out), reading "bytes" of global "a" at "stride" bytes per unit. */
+sim::Program singleAccessLeaf(std::int64_t arrayBytes, std::int64_t trips, std::int64_t stride, std::uint32_t bytes, std::int64_t start = 0,
+                              std::int64_t step = 1) {
+  sim::Program program;
+  program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, arrayBytes, 64, 0x10000, false});
+  sim::LoopOp leaf = countingLoop(trips);
+  leaf.start = sim::Formula::constant(start);
+  leaf.end = sim::Formula::linear(trips, {{1, 1}});
+  leaf.step = sim::Formula::constant(step);
+  sim::AccessOp access;
+  access.offset = sim::Formula::linear(0, {{0, stride}});
+  access.bytes = bytes;
+  leaf.body.push_back(sim::Op{access});
+  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}, 0}});
+  program.slots = 2;
+  return program;
+}
+
 bool sameRecords(const std::vector<sim::Record>& a, const std::vector<sim::Record>& b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
@@ -74,16 +93,7 @@ TEST_CASE("branchy leaf loops: the fast path's records are the plain path's, at 
 }
 
 TEST_CASE("a leaf loop walking within lines offers runs of iterations, and taking one skips them", "[sim][stream][fastpath]") {
-  sim::Program program;
-  program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
-  sim::LoopOp leaf = countingLoop(16);
-  leaf.end = sim::Formula::linear(16, {{1, 1}});  // slot 1 is 0: 16 iterations, but not constant, so not written out
-  sim::AccessOp a;
-  a.offset = sim::Formula::linear(0, {{0, 8}});
-  a.bytes = 8;
-  leaf.body.push_back(sim::Op{a});
-  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}, 0}});
-  program.slots = 1;
+  const sim::Program program = singleAccessLeaf(8192, 16, 8, 8);
   sim::StreamOptions options;
   options.runLineBytes = 64;
   sim::AddressStream stream(program, options);
@@ -598,18 +608,7 @@ TEST_CASE("a split simulation takes a vector leaf as a span when its accesses st
   // 16-byte accesses at 8 bytes per unit of a counter that moves by 2: 16 bytes per iteration,
   // aligned when the counter starts even. Started at 1, every access straddles 16-byte blocks.
   for (const std::int64_t start : {std::int64_t{0}, std::int64_t{1}}) {
-    sim::Program program;
-    program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 4096, 64, 0x10000, false});
-    sim::LoopOp leaf = countingLoop(256);
-    leaf.start = sim::Formula::constant(start);
-    leaf.end = sim::Formula::linear(256, {{1, 1}});  // slot 1 is 0: not constant, so not written out
-    leaf.step = sim::Formula::constant(2);
-    sim::AccessOp access;
-    access.offset = sim::Formula::linear(0, {{0, 8}});
-    access.bytes = 16;
-    leaf.body.push_back(sim::Op{access});
-    program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(leaf)}}, 0}});
-    program.slots = 2;
+    const sim::Program program = singleAccessLeaf(4096, 256, 8, 16, start, 2);
     sim::StreamOptions options;
     options.leafSpans = true;
     options.spanBlockBytes = 64;
