@@ -116,6 +116,45 @@ struct Skipped {
   std::uint64_t bulk = 0;    // first-level hits of offered runs
 };
 
+/* Whether the first level of "hierarchy" holds the line of each of the "count" records
+   recordAt(k) that "mine" takes, written ones dirty (docs/performance.md, "Bulk hits"). */
+template <typename Engine, typename RecordAt, typename Mine>
+bool holdsLines(const Engine& hierarchy, std::size_t count, RecordAt recordAt, Mine mine) {
+  for (std::size_t k = 0; k < count; ++k) {
+    const Record r = recordAt(k);
+    if (mine(r) && !hierarchy.firstLevelHolds(r.address, r.write)) return false;
+  }
+  return true;
+}
+
+/* Reads and writes added to the first-level counters of the events of "count" accesses:
+   access k (tag, write) timesOf(k) more first-level hits. The engine's own counters are the
+   caller's. */
+struct FirstLevelHits {
+  std::uint64_t reads = 0, writes = 0;
+};
+template <typename Engine, typename AccessAt, typename TimesOf>
+FirstLevelHits countFirstLevelHits(const Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts, std::size_t count,
+                                   AccessAt accessAt, TimesOf timesOf) {
+  FirstLevelHits hits;
+  for (std::size_t k = 0; k < count; ++k) {
+    const auto times = static_cast<std::uint64_t>(timesOf(k));
+    if (times == 0) continue;
+    const auto& a = accessAt(k);
+    LevelCounts* event = &counts[static_cast<std::size_t>(a.tag) * levels];
+    for (std::size_t first : firstLevels(hierarchy)) (a.write ? event[first].writes : event[first].reads) += times;
+    (a.write ? hits.writes : hits.reads) += times;
+  }
+  return hits;
+}
+
+/* The hits counted into both the events and the engine. The accesses counted. */
+template <typename Engine>
+std::uint64_t addFirstLevelHits(Engine& hierarchy, const FirstLevelHits& hits) {
+  hierarchy.addFirstLevelHits(hits.reads, hits.writes);
+  return hits.reads + hits.writes;
+}
+
 /* A run of "repeats" iterations repeating the "count" records "last" of the iteration that
    just went through "hierarchy" (docs/performance.md, "Bulk hits"): if the first level still
    holds every line they used (written ones dirty), its repetitions are first-level hits that
@@ -124,18 +163,11 @@ struct Skipped {
 template <typename Engine, typename Mine>
 std::optional<std::uint64_t> countRunInBulk(const Record* last, std::size_t count, std::int64_t repeats, Engine& hierarchy,
                                             std::size_t levels, std::vector<LevelCounts>& counts, Mine mine) {
-  for (std::size_t i = 0; i < count; ++i)
-    if (mine(last[i]) && !hierarchy.firstLevelHolds(last[i].address, last[i].write)) return std::nullopt;
-  const auto times = static_cast<std::uint64_t>(repeats);
-  std::uint64_t reads = 0, writes = 0;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!mine(last[i])) continue;
-    LevelCounts* event = &counts[static_cast<std::size_t>(last[i].tag) * levels];
-    for (std::size_t first : firstLevels(hierarchy)) (last[i].write ? event[first].writes : event[first].reads) += times;
-    (last[i].write ? writes : reads) += times;
-  }
-  hierarchy.addFirstLevelHits(reads, writes);
-  return reads + writes;
+  const auto recordAt = [last](std::size_t k) -> const Record& { return last[k]; };
+  if (!holdsLines(hierarchy, count, recordAt, mine)) return std::nullopt;
+  return addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, count, recordAt, [&](std::size_t k) {
+                             return mine(last[k]) ? repeats : 0;
+                           }));
 }
 
 /* The run the stream offered after its iteration's records "last" went through "hierarchy",
@@ -156,7 +188,8 @@ struct EveryRecord {
 
 /* Where each access of a leaf span leaves its line, for finding runs of same-line iterations in
    place: the iteration of the span (counted from 0) up to which each stays in its current line,
-   recomputed only when it has entered a new one. */
+   recomputed only when it has entered a new one. The arithmetic is movesWithinBlock's with each
+   stride's shift worked out once per span: calling it cost matmul_ikj 5 % more instructions. */
 class SpanLines {
  public:
   void start(const LeafSpan& span) {
@@ -224,22 +257,6 @@ struct SpanScratch {
   std::vector<std::uint64_t> newest;  // per access: hits on its set's newest line, for the MRU engine
 };
 
-/* Access k of "span" timesOf(k) more times as a first-level hit, counted. The accesses counted. */
-template <typename Engine, typename TimesOf>
-std::uint64_t countRepeats(const LeafSpan& span, TimesOf timesOf, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts) {
-  std::uint64_t reads = 0, writes = 0;
-  for (std::size_t k = 0; k < span.count; ++k) {
-    const auto times = static_cast<std::uint64_t>(timesOf(k));
-    if (times == 0) continue;
-    const LeafAccess& a = span.accesses[k];
-    LevelCounts* event = &counts[static_cast<std::size_t>(a.tag) * levels];
-    for (std::size_t first : firstLevels(hierarchy)) (a.write ? event[first].writes : event[first].reads) += times;
-    (a.write ? writes : reads) += times;
-  }
-  hierarchy.addFirstLevelHits(reads, writes);
-  return reads + writes;
-}
-
 constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk (2: atax +10 % instructions)
 
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
@@ -262,6 +279,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     else return 0;
   }();
   if constexpr (kMru) scratch.newest.assign(span.count, 0);
+  const auto accessAt = [&span](std::size_t k) -> const LeafAccess& { return span.accesses[k]; };
   const auto simulateIteration = [&](std::int64_t i) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
     for (std::size_t k = 0; k < span.count; ++k) {
       const Record r = span.accesses[k].at(i);
@@ -297,34 +315,24 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
       simulateIteration(i);
       const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
       if (same < kMinSpanRun) continue;
+      const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
       bool held = false;  // the first level is known to hold the iteration's lines without looking
       if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
-      for (std::size_t k = 0; k < span.count && !held; ++k) {
-        const Record r = span.accesses[k].at(i);
-        if (mine(r) && !hierarchy.firstLevelHolds(r.address, r.write)) break;
-        held = k + 1 == span.count;
-      }
-      if (!held) continue;
+      if (!held && !holdsLines(hierarchy, span.count, recordAt, mine)) continue;
       if constexpr (kEvery) {
         repeats += same;
       } else {
         for (std::size_t k = 0; k < span.count; ++k)
-          if (mine(span.accesses[k].at(i))) scratch.repeats[k] += same;
+          if (mine(recordAt(k))) scratch.repeats[k] += same;
       }
       t += same;
     }
-    if constexpr (kEvery) {
-      if (repeats > 0) counted = countRepeats(span, [repeats](std::size_t) { return repeats; }, hierarchy, levels, counts);
-    } else {
-      counted = countRepeats(span, [&scratch](std::size_t k) { return scratch.repeats[k]; }, hierarchy, levels, counts);
-    }
+    const auto timesOf = [&](std::size_t k) { return kEvery ? repeats : scratch.repeats[k]; };
+    counted = addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, timesOf));
   }
   if constexpr (kMru) {
-    newest.flush();
-    for (std::size_t k = 0; k < span.count; ++k) {
-      LevelCounts& first = counts[static_cast<std::size_t>(span.accesses[k].tag) * levels];
-      (span.accesses[k].write ? first.writes : first.reads) += scratch.newest[k];
-    }
+    newest.flush();  // the engine's counters; the events' here
+    countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, [&scratch](std::size_t k) { return scratch.newest[k]; });
   }
   bulk += counted;
   return (kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count - counted : own) + counted;
