@@ -220,40 +220,76 @@ void MruHierarchy::evict(std::size_t k, std::uint64_t victim) {
   writeback(k + 1, (victim >> 1) - 1);
 }
 
-void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
-  if (inclusion_ == Inclusion::Exclusive) return demandExclusive(line, isWrite, out);
+template <bool Count>
+[[gnu::always_inline]] inline void MruHierarchy::fillBelow(std::uint64_t line, std::uint32_t& accessed, std::uint32_t& missed) {
   const std::uint64_t key = (line + 1) << 1;
-  // Level by level, a loop rather than a call per level: the fill below a miss is a read. The
-  // outcome is kept in registers (written through "out", it would be stored at every level).
-  std::uint32_t accessed = out.accessed, missed = out.missed;
-  std::uint64_t dirty = isWrite ? 1 : 0;
   const bool purges = inclusion_ == Inclusion::Inclusive;
-  for (std::size_t k = 0; k < levelCount_; ++k, dirty = 0) {
+  for (std::size_t k = 1; k < levelCount_; ++k) {
     Level& level = levels_[k];
+    LevelStats& s = stats_[k];
     accessed |= 1u << k;
+    if constexpr (Count) ++s.reads;
     std::uint64_t* row = level.slots.data() + (line & level.setMask) * level.ways;
     std::uint64_t carry = row[0];
-    if ((carry & ~std::uint64_t{1}) == key) {
-      row[0] = carry | dirty;
-      break;
-    }
-    if (scanShift(row, level.ways, key, dirty, carry)) break;
+    if ((carry & ~std::uint64_t{1}) == key || scanShift(row, level.ways, key, 0, carry)) return;
     missed |= 1u << k;
-    row[0] = key | dirty;
-    LevelStats& s = stats_[k];
+    if constexpr (Count) ++s.readMisses;
+    row[0] = key;
     s.bytesFromBelow += lineBytes_;
     if (carry == 0) continue;  // the last way (way 0 with one way) was empty
     ++s.evictions;
-    if ((carry & 1) != 0 || (k > 0 && purges)) evict(k, carry);
+    if ((carry & 1) != 0 || purges) evict(k, carry);
+  }
+}
+
+[[gnu::always_inline]] inline bool MruHierarchy::missFirst(std::uint64_t line, std::uint64_t dirty) {
+  const std::uint64_t key = (line + 1) << 1;
+  std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * firstWays_;
+  std::uint64_t carry = row[0];
+  if ((carry & ~std::uint64_t{1}) == key) {
+    row[0] = carry | dirty;
+    return false;
+  }
+  if (scanShift(row, firstWays_, key, dirty, carry)) return false;
+  row[0] = key | dirty;
+  firstStats_->bytesFromBelow += lineBytes_;
+  if (carry != 0) {
+    ++firstStats_->evictions;
+    if ((carry & 1) != 0) evict(0, carry);
+  }
+  return true;
+}
+
+void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  if (inclusion_ == Inclusion::Exclusive) return demandExclusive(line, isWrite, out);
+  // The fill below a first-level miss is a read. The outcome is kept in registers (written
+  // through "out", it would be stored at every level).
+  std::uint32_t accessed = out.accessed | 1, missed = out.missed;
+  if (missFirst(line, isWrite ? 1 : 0)) {
+    missed |= 1;
+    fillBelow<false>(line, accessed, missed);
   }
   out.accessed = accessed;
   out.missed = missed;
 }
 
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {
-  out.accessed = out.missed = 0;
-  demand(line, isWrite, out);
-  countAccess(isWrite, out);
+  if (inclusion_ == Inclusion::Exclusive) {
+    out.accessed = out.missed = 0;
+    demandExclusive(line, isWrite, out);
+    return countAccess(isWrite, out);
+  }
+  // demand() and countAccess() in one: each level counts as it goes.
+  LevelStats& first = *firstStats_;
+  ++(isWrite ? first.writes : first.reads);
+  std::uint32_t accessed = 1, missed = 0;
+  if (missFirst(line, isWrite ? 1 : 0)) {
+    ++(isWrite ? first.writeMisses : first.readMisses);
+    missed = 1;
+    fillBelow<true>(line, accessed, missed);
+  }
+  out.accessed = accessed;
+  out.missed = missed;
 }
 
 void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {

@@ -132,6 +132,13 @@ class MruHierarchy {
   void accessLine(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
+  /// The first level's part of a demand access (not exclusive): true if it missed, after the fill
+  /// and the victim's eviction.
+  bool missFirst(std::uint64_t line, std::uint64_t dirty);
+  /// The levels below the first after its miss (not exclusive), setting their bits of the
+  /// outcome; with "Count", counting their reads and misses as countAccess() would.
+  template <bool Count>
+  void fillBelow(std::uint64_t line, std::uint32_t& accessed, std::uint32_t& missed);
   /// Demand access of "line" from the first level down to the level that has it.
   void demand(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// Level "k"'s replacement displaced "victim" (a slot word): out of the levels above when
