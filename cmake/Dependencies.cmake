@@ -17,3 +17,26 @@ find_path(CATS_CLANG_STDDEF_DIR stddef.h
 get_filename_component(CATS_CLANG_RESOURCE_DIR ${CATS_CLANG_STDDEF_DIR} DIRECTORY)
 set(CATS_CLANG_DRIVER ${LLVM_TOOLS_BINARY_DIR}/clang)
 message(STATUS "Clang resource dir: ${CATS_CLANG_RESOURCE_DIR}")
+
+# Clang and LLVM for the frontend (cats_clang_libraries). The shared libclang-cpp and libLLVM cost
+# every run about 30 ms of start-up on this class of machine (half a million relocations and
+# ~3,000 page faults before main); linked from the archives, only what the frontend uses is
+# loaded (docs/decisions.md, "Clang linked statically"). Debian's static Clang targets name the
+# shared libLLVM as their dependency, so the archives are listed here with LLVM's static
+# components instead. Sanitizer builds keep the shared libraries: their leak suppressions name
+# them (cmake/lsan_suppressions.cpp) and start-up does not matter there.
+if(CATS_STATIC_CLANG AND NOT CATS_SANITIZE)
+  set(cats_clang_archives)
+  foreach(component Tooling ToolingCore ToolingInclusions Frontend Driver Parse Serialization Sema Edit Analysis ASTMatchers AST
+                    Lex Basic Format Rewrite APINotes)
+    list(APPEND cats_clang_archives ${LLVM_LIBRARY_DIR}/libclang${component}.a)
+  endforeach()
+  string(REPLACE ";" "," cats_clang_group "${cats_clang_archives}")
+  llvm_map_components_to_libnames(cats_llvm_components support option mc mcparser bitreader bitstreamreader core binaryformat
+                                  remarks profiledata frontendopenmp demangle)
+  set(cats_clang_libraries "-Wl,--start-group,${cats_clang_group},--end-group" ${cats_llvm_components})
+  message(STATUS "Clang and LLVM: static archives")
+else()
+  set(cats_clang_libraries clang-cpp LLVM)
+  message(STATUS "Clang and LLVM: shared libraries")
+endif()
