@@ -260,7 +260,7 @@ template <bool Count>
   return true;
 }
 
-void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
+[[gnu::always_inline]] inline void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
   if (inclusion_ == Inclusion::Exclusive) return demandExclusive(line, isWrite, out);
   // The fill below a first-level miss is a read. The outcome is kept in registers (written
   // through "out", it would be stored at every level).
@@ -292,13 +292,8 @@ void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out)
   out.missed = missed;
 }
 
-void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
-  accessPart(address, size, isWrite, 0, 0, 0, out);  // one part: every line
-  countAccess(isWrite, out);
-}
-
-void MruHierarchy::accessPart(std::uint64_t address, std::uint32_t size, bool isWrite, unsigned bit, std::uint64_t mask, std::uint64_t part,
-                              MruOutcome& out) {
+[[gnu::always_inline]] inline void MruHierarchy::demandLines(std::uint64_t address, std::uint32_t size, bool isWrite, unsigned bit,
+                                                             std::uint64_t mask, std::uint64_t part, MruOutcome& out) {
   out.accessed = out.missed = 0;
   const std::uint64_t end = address + (size == 0 ? 1 : size);
   const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
@@ -306,7 +301,19 @@ void MruHierarchy::accessPart(std::uint64_t address, std::uint32_t size, bool is
     if ((((line << lineBits_) >> bit) & mask) == part) demand(line, isWrite, out);
 }
 
-void MruHierarchy::countAccess(bool isWrite, const MruOutcome& out) {
+void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+  demandLines(address, size, isWrite, 0, 0, 0, out);  // one part: every line
+  count(isWrite, out);
+}
+
+void MruHierarchy::accessPart(std::uint64_t address, std::uint32_t size, bool isWrite, unsigned bit, std::uint64_t mask, std::uint64_t part,
+                              MruOutcome& out) {
+  demandLines(address, size, isWrite, bit, mask, part, out);
+}
+
+void MruHierarchy::countAccess(bool isWrite, const MruOutcome& out) { count(isWrite, out); }
+
+[[gnu::always_inline]] inline void MruHierarchy::count(bool isWrite, const MruOutcome& out) {
   if ((out.accessed & 1) == 0) return;
   LevelStats* s = stats_.data();
   const std::uint64_t missedFirst = out.missed & 1;

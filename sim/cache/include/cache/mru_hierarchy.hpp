@@ -139,6 +139,11 @@ class MruHierarchy {
   /// outcome; with "Count", counting their reads and misses as countAccess() would.
   template <bool Count>
   void fillBelow(std::uint64_t line, std::uint32_t& accessed, std::uint32_t& missed);
+  /// accessPart(), inlined into accessSlow().
+  void demandLines(std::uint64_t address, std::uint32_t size, bool isWrite, unsigned bit, std::uint64_t mask, std::uint64_t part,
+                   MruOutcome& out);
+  /// countAccess(), inlined into accessSlow().
+  void count(bool isWrite, const MruOutcome& out);
   /// Demand access of "line" from the first level down to the level that has it.
   void demand(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// Level "k"'s replacement displaced "victim" (a slot word): out of the levels above when
