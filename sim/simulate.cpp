@@ -257,6 +257,26 @@ struct SpanScratch {
   std::vector<std::uint64_t> newest;  // per access: hits on its set's newest line, for the MRU engine
 };
 
+/* True if the MRU engine is "hierarchy" and no access of "span" is empty or ever crosses a line:
+   each is a power of two of bytes, aligned to it at the span's start, and moves by multiples of
+   it. */
+template <typename Engine>
+bool staysInLines(const LeafSpan& span, const Engine& hierarchy) {
+  if constexpr (!std::is_same_v<Engine, cache::MruHierarchy>) {
+    return false;
+  } else {
+    for (std::size_t k = 0; k < span.count; ++k) {
+      const LeafAccess& a = span.accesses[k];
+      const std::uint64_t bytes = a.bytes;
+      const auto moves = static_cast<std::uint64_t>(a.stride * span.step);
+      if (!std::has_single_bit(bytes) || bytes > hierarchy.lineBytes() || (a.addressAt(span.current) & (bytes - 1)) != 0 ||
+          (moves & (bytes - 1)) != 0)
+        return false;
+    }
+    return true;
+  }
+}
+
 constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk (2: atax +10 % instructions)
 
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
@@ -280,7 +300,8 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   }();
   if constexpr (kMru) scratch.newest.assign(span.count, 0);
   const auto accessAt = [&span](std::size_t k) -> const LeafAccess& { return span.accesses[k]; };
-  const auto simulateIteration = [&](std::int64_t i) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
+  // "inLines": every access of the span stays within one line in every iteration (no check per access).
+  const auto simulateIteration = [&](std::int64_t i, auto inLines) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
     for (std::size_t k = 0; k < span.count; ++k) {
       const Record r = span.accesses[k].at(i);
       if constexpr (!kEvery) {
@@ -288,7 +309,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         ++own;
       }
       if constexpr (kMru) {
-        if (newest.access(r.address, r.bytes, r.write, outcome)) {
+        if (decltype(inLines)::value ? newest.accessInLine(r.address, r.write, outcome) : newest.access(r.address, r.bytes, r.write, outcome)) {
           ++scratch.newest[k];
           continue;
         }
@@ -300,33 +321,43 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     }
   };
   std::uint64_t counted = 0;
+  const bool inLines = staysInLines(span, hierarchy);
   if (span.runLineBytes == 0) {
     const std::int64_t end = span.current + span.iterations * span.step;
-    for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i);
+    if (inLines)
+      for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, std::true_type{});
+    else
+      for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, std::false_type{});
   } else {
     scratch.lines.start(span);
     // Iterations counted in bulk: on one thread every access repeats in each; a part counts
     // each access only while its line is the part's (the same throughout a run).
     std::int64_t repeats = 0;
     if constexpr (!kEvery) scratch.repeats.assign(span.count, 0);
-    for (std::int64_t t = 0; t < span.iterations; ++t) {
-      const std::int64_t i = span.current + t * span.step;
-      missed = 0;
-      simulateIteration(i);
-      const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
-      if (same < kMinSpanRun) continue;
-      const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
-      bool held = false;  // the first level is known to hold the iteration's lines without looking
-      if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
-      if (!held && !holdsLines(hierarchy, span.count, recordAt, mine)) continue;
-      if constexpr (kEvery) {
-        repeats += same;
-      } else {
-        for (std::size_t k = 0; k < span.count; ++k)
-          if (mine(recordAt(k))) scratch.repeats[k] += same;
+    const auto simulateRuns = [&](auto inLines) __attribute__((always_inline)) {
+      for (std::int64_t t = 0; t < span.iterations; ++t) {
+        const std::int64_t i = span.current + t * span.step;
+        missed = 0;
+        simulateIteration(i, inLines);
+        const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
+        if (same < kMinSpanRun) continue;
+        const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
+        bool held = false;  // the first level is known to hold the iteration's lines without looking
+        if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
+        if (!held && !holdsLines(hierarchy, span.count, recordAt, mine)) continue;
+        if constexpr (kEvery) {
+          repeats += same;
+        } else {
+          for (std::size_t k = 0; k < span.count; ++k)
+            if (mine(recordAt(k))) scratch.repeats[k] += same;
+        }
+        t += same;
       }
-      t += same;
-    }
+    };
+    if (inLines)
+      simulateRuns(std::true_type{});
+    else
+      simulateRuns(std::false_type{});
     const auto timesOf = [&](std::size_t k) { return kEvery ? repeats : scratch.repeats[k]; };
     counted = addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, timesOf));
   }

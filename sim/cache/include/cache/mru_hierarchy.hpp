@@ -55,11 +55,15 @@ class MruHierarchy {
           stats_(engine.firstStats_) {}
     /// As access(), but true (and "out" untouched) for a hit on the newest line of its set.
     bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
-      const std::uint64_t line = address >> lineBits_;
-      if (size == 0 || ((address + size - 1) >> lineBits_) != line) {
+      if (size == 0 || ((address + size - 1) >> lineBits_) != address >> lineBits_) {
         engine_->accessSlow(address, size, isWrite, out);
         return false;
       }
+      return accessInLine(address, isWrite, out);
+    }
+    /// access() of an access the caller knows to lie within one line (and not to be empty).
+    bool accessInLine(std::uint64_t address, bool isWrite, MruOutcome& out) {
+      const std::uint64_t line = address >> lineBits_;
       std::uint64_t* row = slots_ + (line & setMask_) * ways_;
       if ((row[0] & ~std::uint64_t{1}) != (line + 1) << 1) {
         engine_->accessLine(line, isWrite, out);
@@ -117,6 +121,7 @@ class MruHierarchy {
   /// As Hierarchy's: level "k"'s lines by address, with their dirty bits.
   std::vector<ResidentLine> contents(std::size_t k) const;
 
+  std::uint64_t lineBytes() const { return lineBytes_; }
   std::size_t levelCount() const { return levels_.size(); }
   const std::vector<LevelStats>& stats() const { return stats_; }
   MemoryTraffic memoryTraffic() const;
