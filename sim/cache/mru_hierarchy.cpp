@@ -50,6 +50,23 @@ std::uint32_t findWay(const std::uint64_t* row, std::uint32_t ways, std::uint64_
   return w;
 }
 
+/* findWay() written out for "Ways" ways. */
+template <std::uint32_t Ways>
+[[gnu::always_inline]] inline std::uint32_t findWayIn(const std::uint64_t* row, std::uint64_t key) {
+#pragma GCC unroll 8
+  for (std::uint32_t w = 0; w < Ways; ++w)
+    if ((row[w] ^ key) < 2) return w;
+  return Ways;
+}
+
+/* findWay() for the inclusive purge, which looks every victim of a lower level up in the levels
+   above and mostly finds nothing there: eight ways written out take the all-miss inclusive stream
+   from 350 to 323 instructions per access (bench/cache_ir.sh). A hit found early gains nothing,
+   so the other lookups keep the loop. */
+std::uint32_t findWayAbsent(const std::uint64_t* row, std::uint32_t ways, std::uint64_t key) {
+  return ways == 8 ? findWayIn<8>(row, key) : findWay(row, ways, key);
+}
+
 }  // namespace
 
 bool MruHierarchy::firstLevelHolds(std::uint64_t address, bool dirty) const {
@@ -132,13 +149,13 @@ void removeWay(std::uint64_t* row, std::uint32_t ways, std::uint32_t w) {
 
 }  // namespace
 
-std::uint64_t MruHierarchy::purgeAbove(std::size_t k, std::uint64_t line) {
+[[gnu::always_inline]] inline std::uint64_t MruHierarchy::purgeAbove(std::size_t k, std::uint64_t line) {
   const std::uint64_t key = (line + 1) << 1;
   std::uint64_t dirtied = 0;
   for (std::size_t j = 0; j < k; ++j) {  // top first: dirty data travels down level by level
     Level& upper = levels_[j];
     std::uint64_t* row = &upper.slots[(line & upper.setMask) * upper.ways];
-    const std::uint32_t w = findWay(row, upper.ways, key);
+    const std::uint32_t w = findWayAbsent(row, upper.ways, key);
     if (w == upper.ways) continue;
     const bool dirty = (row[w] & 1) != 0;
     removeWay(row, upper.ways, w);
