@@ -321,10 +321,10 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     }
   };
   std::uint64_t counted = 0;
-  const bool inLines = staysInLines(span, hierarchy);
+  const bool neverCrosses = staysInLines(span, hierarchy);
   if (span.runLineBytes == 0) {
     const std::int64_t end = span.current + span.iterations * span.step;
-    if (inLines)
+    if (neverCrosses)
       for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, std::true_type{});
     else
       for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, std::false_type{});
@@ -354,7 +354,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         t += same;
       }
     };
-    if (inLines)
+    if (neverCrosses)
       simulateRuns(std::true_type{});
     else
       simulateRuns(std::false_type{});
