@@ -257,23 +257,14 @@ struct SpanScratch {
   std::vector<std::uint64_t> newest;  // per access: hits on its set's newest line, for the MRU engine
 };
 
-/* True if the MRU engine is "hierarchy" and no access of "span" is empty or ever crosses a line:
-   each is a power of two of bytes, aligned to it at the span's start, and moves by multiples of
-   it. */
+/* True if the MRU engine is "hierarchy" and no access of "span" ever crosses a line. */
 template <typename Engine>
 bool staysInLines(const LeafSpan& span, const Engine& hierarchy) {
   if constexpr (!std::is_same_v<Engine, cache::MruHierarchy>) {
     return false;
   } else {
-    for (std::size_t k = 0; k < span.count; ++k) {
-      const LeafAccess& a = span.accesses[k];
-      const std::uint64_t bytes = a.bytes;
-      const auto moves = static_cast<std::uint64_t>(a.stride * span.step);
-      if (!std::has_single_bit(bytes) || bytes > hierarchy.lineBytes() || (a.addressAt(span.current) & (bytes - 1)) != 0 ||
-          (moves & (bytes - 1)) != 0)
-        return false;
-    }
-    return true;
+    return std::all_of(span.accesses, span.accesses + span.count,
+                       [&](const LeafAccess& a) { return a.staysInBlocks(span.current, span.step, hierarchy.lineBytes()); });
   }
 }
 
@@ -321,20 +312,25 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     }
   };
   std::uint64_t counted = 0;
-  const bool neverCrosses = staysInLines(span, hierarchy);
+  // Each loop below is compiled with and without the per-access line-crossing test.
+  const auto byCrossing = [neverCrosses = staysInLines(span, hierarchy)](auto loop) __attribute__((always_inline)) {
+    if (neverCrosses)
+      loop(std::true_type{});
+    else
+      loop(std::false_type{});
+  };
   if (span.runLineBytes == 0) {
     const std::int64_t end = span.current + span.iterations * span.step;
-    if (neverCrosses)
-      for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, std::true_type{});
-    else
-      for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, std::false_type{});
+    byCrossing([&](auto inLines) __attribute__((always_inline)) {
+      for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, inLines);
+    });
   } else {
     scratch.lines.start(span);
     // Iterations counted in bulk: on one thread every access repeats in each; a part counts
     // each access only while its line is the part's (the same throughout a run).
     std::int64_t repeats = 0;
     if constexpr (!kEvery) scratch.repeats.assign(span.count, 0);
-    const auto simulateRuns = [&](auto inLines) __attribute__((always_inline)) {
+    byCrossing([&](auto inLines) __attribute__((always_inline)) {
       for (std::int64_t t = 0; t < span.iterations; ++t) {
         const std::int64_t i = span.current + t * span.step;
         missed = 0;
@@ -353,11 +349,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         }
         t += same;
       }
-    };
-    if (neverCrosses)
-      simulateRuns(std::true_type{});
-    else
-      simulateRuns(std::false_type{});
+    });
     const auto timesOf = [&](std::size_t k) { return kEvery ? repeats : scratch.repeats[k]; };
     counted = addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, timesOf));
   }

@@ -553,9 +553,7 @@ void AddressStream::findRuns(Frame& f) {
   // width: a 16-byte access whose slot moves by 2 with 8 bytes per unit moves 16 bytes).
   const std::uint64_t block = options_.spanBlockBytes;
   f.leafSpan = options_.leafSpans && f.leafSingle && (block == 0 || std::all_of(accesses.begin(), accesses.end(), [block, &f](const LeafAccess& a) {
-                                                       const std::uint64_t size = std::max<std::uint64_t>(a.bytes, 1);
-                                                       return std::has_single_bit(size) && size <= block && a.addressAt(f.current) % size == 0 &&
-                                                              static_cast<std::uint64_t>(a.stride * f.step) % size == 0;
+                                                       return a.staysInBlocks(f.current, f.step, block);
                                                      }));
   const auto line = static_cast<std::int64_t>(options_.runLineBytes);
   // A run is offered only when more than kMinRun iterations follow one: shorter loops need no

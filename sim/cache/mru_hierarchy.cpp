@@ -141,6 +141,21 @@ template <std::uint32_t Ways>
   return ways == 8 ? scanShiftWays<8>(row, ways, key, dirty, carry) : scanShiftWays<0>(row, ways, key, dirty, carry);
 }
 
+/* A demand access of the line "key" (clean) to one level's set "row": on a hit the line becomes
+   the newest ("dirty" ORed in) and the result is true; on a miss the row is shifted, key | dirty
+   is the newest line and "carry" holds the line it displaced (0: that way was empty). */
+[[gnu::always_inline]] inline bool touchLine(std::uint64_t* row, std::uint32_t ways, std::uint64_t key, std::uint64_t dirty,
+                                             std::uint64_t& carry) {
+  carry = row[0];
+  if ((carry & ~std::uint64_t{1}) == key) {
+    row[0] = carry | dirty;
+    return true;
+  }
+  if (scanShift(row, ways, key, dirty, carry)) return true;
+  row[0] = key | dirty;
+  return false;
+}
+
 /* Take way "w" out of "row", closing the gap: the ways after it move up, the last is empty. */
 void removeWay(std::uint64_t* row, std::uint32_t ways, std::uint32_t w) {
   for (; w + 1 < ways; ++w) row[w] = row[w + 1];
@@ -199,12 +214,8 @@ void MruHierarchy::demandExclusive(std::uint64_t line, bool isWrite, MruOutcome&
   Level& top = levels_[0];
   out.accessed |= 1;
   std::uint64_t* row = &top.slots[(line & top.setMask) * top.ways];
-  if ((row[0] & ~std::uint64_t{1}) == key) {
-    row[0] |= written;
-    return;
-  }
   std::uint64_t victim = 0;
-  if (scanShift(row, top.ways, key, written, victim)) return;
+  if (touchLine(row, top.ways, key, written, victim)) return;
   out.missed |= 1;
   // Below the first level, the line is looked up until found; it leaves the level it is in.
   std::uint64_t fetched = 0;  // the dirty bit it brings along
@@ -247,11 +258,10 @@ template <bool Count>
     accessed |= 1u << k;
     if constexpr (Count) ++s.reads;
     std::uint64_t* row = level.slots.data() + (line & level.setMask) * level.ways;
-    std::uint64_t carry = row[0];
-    if ((carry & ~std::uint64_t{1}) == key || scanShift(row, level.ways, key, 0, carry)) return;
+    std::uint64_t carry = 0;
+    if (touchLine(row, level.ways, key, 0, carry)) return;
     missed |= 1u << k;
     if constexpr (Count) ++s.readMisses;
-    row[0] = key;
     s.bytesFromBelow += lineBytes_;
     if (carry == 0) continue;  // the last way (way 0 with one way) was empty
     ++s.evictions;
@@ -262,13 +272,8 @@ template <bool Count>
 [[gnu::always_inline]] inline bool MruHierarchy::missFirst(std::uint64_t line, std::uint64_t dirty) {
   const std::uint64_t key = (line + 1) << 1;
   std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * firstWays_;
-  std::uint64_t carry = row[0];
-  if ((carry & ~std::uint64_t{1}) == key) {
-    row[0] = carry | dirty;
-    return false;
-  }
-  if (scanShift(row, firstWays_, key, dirty, carry)) return false;
-  row[0] = key | dirty;
+  std::uint64_t carry = 0;
+  if (touchLine(row, firstWays_, key, dirty, carry)) return false;
   firstStats_->bytesFromBelow += lineBytes_;
   if (carry != 0) {
     ++firstStats_->evictions;

@@ -113,6 +113,13 @@ struct LeafAccess {
   std::int64_t sameLineAfter(std::int64_t i, std::int64_t step, std::uint64_t lineBytes) const {
     return movesWithinBlock(addressAt(i), bytes, stride * step, lineBytes - 1);
   }
+  /// True if from iteration "i" on (moving "step" per iteration) this access lies within one
+  /// aligned block of "blockBytes" (a power of two) in every iteration: its size (at least 1) is
+  /// a power of two no larger than the block, dividing its address now and the bytes it moves.
+  bool staysInBlocks(std::int64_t i, std::int64_t step, std::uint64_t blockBytes) const {
+    const std::uint64_t size = std::max<std::uint64_t>(bytes, 1);
+    return std::has_single_bit(size) && size <= blockBytes && addressAt(i) % size == 0 && static_cast<std::uint64_t>(stride * step) % size == 0;
+  }
 };
 
 /// Iterations of a leaf loop the caller simulates straight from its accesses, without records
