@@ -50,8 +50,8 @@ Formula Formula::withSlotValue(int slot, std::int64_t value) const {
 }
 
 /* C truncating division; division by zero yields 0 rather than a crash (the program would trap). */
-static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : a / b; }
-static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : a % b; }
+static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : b == -1 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a)) : a / b; }
+static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
 
 std::int64_t Formula::evaluate(const std::int64_t* slots) const {
   if (linear_) {
@@ -80,6 +80,11 @@ std::vector<std::uint32_t> Formula::loadedContainers() const {
   return out;
 }
 
+/* Two's-complement arithmetic: a formula the program's values overflow gives a wrapped value, as
+   the program's own 64-bit arithmetic would, not undefined behaviour (found by frontend_fuzz). */
+static std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b)); }
+static std::int64_t wrappingMul(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b)); }
+
 /* The stack machine; "load" answers a Load (container, offset) or gives nullopt, which ends it. */
 template <typename Load>
 std::optional<std::int64_t> Formula::run(const std::int64_t* slots, const Load& load) const {
@@ -99,16 +104,16 @@ std::optional<std::int64_t> Formula::run(const std::int64_t* slots, const Load& 
         if (slots[in.value] == kUnknownCarried) return std::nullopt;
         stack[top++] = slots[in.value];
         break;
-      case Op::Add: --top; stack[top - 1] += stack[top]; break;
-      case Op::Mul: --top; stack[top - 1] *= stack[top]; break;
-      case Op::Neg: stack[top - 1] = -stack[top - 1]; break;
+      case Op::Add: --top; stack[top - 1] = wrappingAdd(stack[top - 1], stack[top]); break;
+      case Op::Mul: --top; stack[top - 1] = wrappingMul(stack[top - 1], stack[top]); break;
+      case Op::Neg: stack[top - 1] = wrappingMul(stack[top - 1], -1); break;
       case Op::IDiv: --top; stack[top - 1] = truncDiv(stack[top - 1], stack[top]); break;
       case Op::IMod: --top; stack[top - 1] = truncMod(stack[top - 1], stack[top]); break;
       case Op::Min: --top; stack[top - 1] = std::min(stack[top - 1], stack[top]); break;
       case Op::Max: --top; stack[top - 1] = std::max(stack[top - 1], stack[top]); break;
       case Op::Pow: {
         std::int64_t base = stack[top - 1], result = 1;
-        for (std::int64_t i = 0; i < in.value; ++i) result *= base;
+        for (std::int64_t i = 0; i < in.value; ++i) result = wrappingMul(result, base);
         stack[top - 1] = result;
         break;
       }
