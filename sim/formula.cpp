@@ -8,6 +8,11 @@
 
 namespace cats::sim {
 
+/* Two's-complement arithmetic: a formula the program's values overflow gives a wrapped value, as
+   the program's own 64-bit arithmetic would, not undefined behaviour (found by frontend_fuzz). */
+static std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b)); }
+static std::int64_t wrappingMul(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b)); }
+
 Formula Formula::constant(std::int64_t value) {
   Formula f;
   f.constant_ = value;
@@ -46,7 +51,7 @@ Formula Formula::withSlotValue(int slot, std::int64_t value) const {
   std::vector<std::pair<int, std::int64_t>> rest;
   for (const auto& term : terms_)
     if (term.first != slot) rest.push_back(term);
-  return Formula::linear(constant_ + coefficientOf(slot) * value, rest);
+  return Formula::linear(wrappingAdd(constant_, wrappingMul(coefficientOf(slot), value)), rest);
 }
 
 /* C truncating division; division by zero yields 0 rather than a crash (the program would trap). */
@@ -56,7 +61,7 @@ static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 || 
 std::int64_t Formula::evaluate(const std::int64_t* slots) const {
   if (linear_) {
     std::int64_t v = constant_;
-    for (const auto& [slot, coefficient] : terms_) v += coefficient * slots[slot];
+    for (const auto& [slot, coefficient] : terms_) v = wrappingAdd(v, wrappingMul(coefficient, slots[slot]));
     return v;
   }
   return run(slots, [](std::uint32_t, std::int64_t) { return std::optional<std::int64_t>(0); }).value_or(0);
@@ -67,7 +72,7 @@ std::optional<std::int64_t> Formula::evaluate(const std::int64_t* slots, const V
   if (linear_) return evaluate(slots);
   if (singleLoad_) {
     std::int64_t offset = loadConstant_;
-    for (const auto& [slot, coefficient] : loadTerms_) offset += coefficient * slots[slot];
+    for (const auto& [slot, coefficient] : loadTerms_) offset = wrappingAdd(offset, wrappingMul(coefficient, slots[slot]));
     return memory.load(loadContainer_, offset);
   }
   return run(slots, [&](std::uint32_t container, std::int64_t offset) { return memory.load(container, offset); });
@@ -80,10 +85,6 @@ std::vector<std::uint32_t> Formula::loadedContainers() const {
   return out;
 }
 
-/* Two's-complement arithmetic: a formula the program's values overflow gives a wrapped value, as
-   the program's own 64-bit arithmetic would, not undefined behaviour (found by frontend_fuzz). */
-static std::int64_t wrappingAdd(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) + static_cast<std::uint64_t>(b)); }
-static std::int64_t wrappingMul(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b)); }
 
 /* The stack machine; "load" answers a Load (container, offset) or gives nullopt, which ends it. */
 template <typename Load>

@@ -1,6 +1,7 @@
 // What the fuzzers found, as behaviour: each case is a bug fuzz/regressions/ holds an input for,
 // restated on a small source of our own.
 #include "reports/analysis.hpp"
+#include "sim/formula.hpp"
 #include "support.hpp"
 #include "tracer/trace_json.hpp"
 
@@ -90,4 +91,15 @@ TEST_CASE("a trace file with a float, negative or huge number where a count belo
   j = good;
   j["containers"][0]["element_bytes"] = 18446744073709551615ULL;
   CHECK_THROWS_WITH(trace::readTraceJson(j.dump()), Catch::Contains("out of range"));
+}
+
+TEST_CASE("formulas wrap in two's complement where the program's 64-bit values overflow", "[fuzz][formula]") {
+  // frontend_fuzz reached 90072061267148801 * 262144 in the stack machine; the linear path and
+  // binding a slot must wrap the same way (UBSan, which the sanitizer build runs, flags overflow).
+  const std::int64_t big = 90072061267148801;
+  const std::uint64_t wrapped = static_cast<std::uint64_t>(big) * 262144U + 7U;
+  sim::Formula f = sim::Formula::linear(7, {{0, 262144}});
+  std::int64_t slots[1] = {big};
+  CHECK(static_cast<std::uint64_t>(f.evaluate(slots)) == wrapped);
+  CHECK(static_cast<std::uint64_t>(*f.withSlotValue(0, big).constantValue()) == wrapped);
 }
