@@ -67,6 +67,10 @@ class ValueMemory {
     }
     v.sparse.erase(offset);
   }
+  /// False when no value of the container is known, so that a load's offset need not be computed.
+  bool holdsAny(std::uint32_t container) const {
+    return container < values_.size() && (values_[container].denseCount != 0 || !values_[container].sparse.empty());
+  }
   std::optional<std::int64_t> load(std::uint32_t container, std::int64_t offset) const {
     if (container >= values_.size()) return std::nullopt;
     const Values& v = values_[container];
