@@ -6,7 +6,8 @@
 # geometry. Prints wall times, the ratio cats/Cachegrind per kernel and its geometric mean, and
 # writes the figures as JSON.
 # Usage: bench/speed_corpus.sh [--only NAME]... [--json FILE] [--threads N] [path/to/cats-static]
-# (--threads: cats-static's simulation threads, 1 by default; Cachegrind has one.)
+# (--threads: cats-static's simulation threads, its own default (0: one per core, at most two)
+# unless given; Cachegrind has one.)
 set -euo pipefail
 orig=$PWD
 cd "$(dirname "$0")/.."
@@ -17,7 +18,7 @@ speed_set=(atax=4000 bicg=4000 cholesky=600 conv2d=800 correlation=400 covarianc
   matmul_ijk=380 matmul_ikj=400 matvec=4000 matvec_t=4000 mvt=4000 nussinov=500 seidel2d=1800 syrk=480
   trisolv=5000 box_blur=2000 kmeans=200000)
 
-only=() json=speed-corpus.json threads=1
+only=() json=speed-corpus.json threads=0
 while [ $# -gt 0 ]; do
   case $1 in
     --only) only+=("$2"); shift ;;

@@ -59,7 +59,7 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
       ->capture_default_str();
   cmd->add_option("--threads", args.threads,
                   "Simulate on N threads, each taking a share of the cache sets over the whole stream: the same result, sooner on a "
-                  "machine with N cores (0: one per core; a hierarchy whose sets do not split runs on one)")
+                  "machine with N cores (0: one per core, at most two; a hierarchy whose sets do not split runs on one)")
       ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
   cmd->add_option("--din", args.din, "Replay a Dinero IV din trace instead of analysing sources");

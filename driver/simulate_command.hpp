@@ -45,7 +45,7 @@ struct SimulateArgs {
   bool noStackSlots = false;  // -O0 without the loads and stores of local scalars' stack slots
   bool explainModel = false;  // also list what the compiler model assumed, per function, loop and call
   std::size_t rows = 40;      // rows of the text report's table, busiest first (0: all)
-  unsigned threads = 1;       // simulation threads splitting the cache sets (0: one per core)
+  unsigned threads = 0;       // simulation threads splitting the cache sets (0: one per core; docs/decisions.md)
 };
 
 CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args);
