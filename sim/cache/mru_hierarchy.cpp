@@ -36,6 +36,11 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   levelCount_ = levels_.size();
   stats_.assign(levels_.size(), LevelStats{});
   firstSlots_ = levels_[0].slots.data();
+  if (levels_.size() == 2 && levels_[0].ways == 8 && levels_[1].ways == 8 && inclusion_ != Inclusion::Exclusive) {
+    twoLevels_ = inclusion_ == Inclusion::Inclusive ? TwoLevels::Inclusive : TwoLevels::NonInclusive;
+    secondSlots_ = levels_[1].slots.data();
+    secondSetMask_ = levels_[1].setMask;
+  }
   firstSetMask_ = levels_[0].setMask;
   firstWays_ = levels_[0].ways;
   firstStats_ = &stats_[0];
@@ -144,6 +149,7 @@ template <std::uint32_t Ways>
 /* A demand access of the line "key" (clean) to one level's set "row": on a hit the line becomes
    the newest ("dirty" ORed in) and the result is true; on a miss the row is shifted, key | dirty
    is the newest line and "carry" holds the line it displaced (0: that way was empty). */
+template <std::uint32_t Ways = 0>  // > 0: the associativity, known at compile time
 [[gnu::always_inline]] inline bool touchLine(std::uint64_t* row, std::uint32_t ways, std::uint64_t key, std::uint64_t dirty,
                                              std::uint64_t& carry) {
   carry = row[0];
@@ -151,7 +157,7 @@ template <std::uint32_t Ways>
     row[0] = carry | dirty;
     return true;
   }
-  if (scanShift(row, ways, key, dirty, carry)) return true;
+  if (Ways != 0 ? scanShiftWays<Ways>(row, Ways, key, dirty, carry) : scanShift(row, ways, key, dirty, carry)) return true;
   row[0] = key | dirty;
   return false;
 }
@@ -295,7 +301,56 @@ template <bool Count>
   out.missed = missed;
 }
 
+/* accessLine() for two eight-way levels, not exclusive (Cachegrind's geometry and most machine
+   files): the level loop unrolled and the associativity a constant (bench/cache_ir.sh). */
+template <bool Inclusive>
+[[gnu::always_inline]] inline void MruHierarchy::accessTwoLevels(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  const std::uint64_t key = (line + 1) << 1;
+  LevelStats& first = *firstStats_;
+  ++(isWrite ? first.writes : first.reads);
+  std::uint64_t carry = 0;
+  if (touchLine<8>(firstSlots_ + (line & firstSetMask_) * 8, 8, key, isWrite ? 1 : 0, carry)) {
+    out.accessed = 1;
+    out.missed = 0;
+    return;
+  }
+  ++(isWrite ? first.writeMisses : first.readMisses);
+  first.bytesFromBelow += lineBytes_;
+  LevelStats& second = stats_[1];
+  if (carry != 0) {
+    ++first.evictions;
+    if ((carry & 1) != 0) {  // evict(0, carry): written back into the second level, which keeps its order
+      ++first.writebacks;
+      first.bytesToBelow += lineBytes_;
+      ++second.writes;
+      std::uint64_t* row = secondSlots_ + (((carry >> 1) - 1) & secondSetMask_) * 8;
+      if (const std::uint32_t w = findWayIn<8>(row, carry & ~std::uint64_t{1}); w < 8) {
+        row[w] |= 1;
+      } else {
+        ++second.writeMisses;  // not allocated: on to memory
+        second.bytesToBelow += lineBytes_;
+      }
+    }
+  }
+  ++second.reads;
+  out.accessed = 3;
+  if (touchLine<8>(secondSlots_ + (line & secondSetMask_) * 8, 8, key, 0, carry)) {
+    out.missed = 1;
+    return;
+  }
+  out.missed = 3;
+  ++second.readMisses;
+  second.bytesFromBelow += lineBytes_;
+  if (carry == 0) return;
+  ++second.evictions;
+  if ((carry & 1) != 0 || Inclusive) evict(1, carry);
+}
+
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  if (twoLevels_ != TwoLevels::No) {
+    if (twoLevels_ == TwoLevels::Inclusive) return accessTwoLevels<true>(line, isWrite, out);
+    return accessTwoLevels<false>(line, isWrite, out);
+  }
   if (inclusion_ == Inclusion::Exclusive) {
     out.accessed = out.missed = 0;
     demandExclusive(line, isWrite, out);

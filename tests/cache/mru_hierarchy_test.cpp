@@ -63,7 +63,10 @@ TEST_CASE("the MRU engine counts exactly what Hierarchy counts", "[cache][mru]")
   std::vector<HierarchyConfig> configs;
   for (auto levels : {std::vector<LevelConfig>{lru("D1", 1024, 4)}, std::vector<LevelConfig>{lru("D1", 1024, 4), lru("LL", 4096, 8)},
                       std::vector<LevelConfig>{lru("D1", 2048, 2), lru("L2", 8192, 4), lru("L3", 32768, 16)},
-                      std::vector<LevelConfig>{lru("D1", 32768, 8), lru("LL", 262144, 8)}}) {
+                      std::vector<LevelConfig>{lru("D1", 32768, 8), lru("LL", 262144, 8)},
+                      // two eight-way levels small enough for the streams to evict dirty lines the
+                      // second level no longer holds (accessTwoLevels' write-back that misses)
+                      std::vector<LevelConfig>{lru("D1", 4096, 8), lru("LL", 16384, 8)}}) {
     for (Inclusion inclusion : {Inclusion::NonInclusive, Inclusion::Inclusive, Inclusion::Exclusive}) {
       HierarchyConfig c;
       c.levels = levels;

@@ -135,6 +135,9 @@ class MruHierarchy {
 
   /// An access within one line that is not a hit on its set's newest line.
   void accessLine(std::uint64_t line, bool isWrite, MruOutcome& out);
+  /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, inclusive or not.
+  template <bool Inclusive>
+  void accessTwoLevels(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
   /// The first level's part of a demand access (not exclusive): true if it missed, after the fill
@@ -172,6 +175,10 @@ class MruHierarchy {
   std::uint64_t firstSetMask_ = 0;
   std::uint32_t firstWays_ = 0;
   LevelStats* firstStats_ = nullptr;
+  enum class TwoLevels : std::uint8_t { No, NonInclusive, Inclusive };
+  TwoLevels twoLevels_ = TwoLevels::No;  // two eight-way levels, not exclusive: accessTwoLevels()
+  std::uint64_t* secondSlots_ = nullptr;
+  std::uint64_t secondSetMask_ = 0;
   std::uint32_t lineBits_ = 6;
   std::uint64_t lineBytes_ = 64;
 };
