@@ -343,7 +343,24 @@ template <bool Inclusive>
   second.bytesFromBelow += lineBytes_;
   if (carry == 0) return;
   ++second.evictions;
-  if ((carry & 1) != 0 || Inclusive) evict(1, carry);
+  if constexpr (Inclusive) {  // purgeAbove(1, victim): out of the first level, its dirty data into the victim
+    std::uint64_t* upper = firstSlots_ + (((carry >> 1) - 1) & firstSetMask_) * 8;
+    if (const std::uint32_t w = findWayIn<8>(upper, carry & ~std::uint64_t{1}); w < 8) {
+      const std::uint64_t dirty = upper[w] & 1;
+      removeWay(upper, 8, w);
+      ++first.invalidations;
+      if (dirty != 0) {
+        ++first.writebacks;
+        first.bytesToBelow += lineBytes_;
+        ++second.writes;
+        carry |= 1;
+      }
+    }
+  }
+  if ((carry & 1) != 0) {  // evict(1, victim): to memory
+    ++second.writebacks;
+    second.bytesToBelow += lineBytes_;
+  }
 }
 
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {
