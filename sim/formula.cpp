@@ -71,7 +71,7 @@ std::optional<std::int64_t> Formula::evaluate(const std::int64_t* slots, const V
   if (opaque_) return std::nullopt;
   if (linear_) return evaluate(slots);
   if (singleLoad_) {
-    if (!memory.holdsAny(loadContainer_)) return std::nullopt;  // kmeans' label[i]: stored, never known
+    if (!memory.holdsAny(loadContainer_)) return std::nullopt;  // as mayHaveValue()
     std::int64_t offset = loadConstant_;
     for (const auto& [slot, coefficient] : loadTerms_) offset = wrappingAdd(offset, wrappingMul(coefficient, slots[slot]));
     return memory.load(loadContainer_, offset);

@@ -163,7 +163,8 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
   std::uint64_t element = 0;
   const std::int64_t rest = a.offset.evaluate(slots_.data());  // the field offset and iterator terms
   const DrawGroup& g = program_.draws[a.draw];
-  std::optional<std::int64_t> stored = g.fromStoredValues ? g.indexFormula.evaluate(slots_.data(), values_) : std::nullopt;
+  std::optional<std::int64_t> stored =
+      g.fromStoredValues && g.indexFormula.mayHaveValue(values_) ? g.indexFormula.evaluate(slots_.data(), values_) : std::nullopt;
   if (stored && *stored >= 0 && (size <= 0 || static_cast<std::uint64_t>(*stored) < elements)) {
     element = static_cast<std::uint64_t>(*stored);  // the program's own index
     ++indexes_.read;

@@ -62,6 +62,9 @@ class Formula {
   /// Value with iterator values "slots" and loads answered by "memory"; nullopt when a load has no
   /// value there or the formula holds a value the analysis lost.
   std::optional<std::int64_t> evaluate(const std::int64_t* slots, const ValueMemory& memory) const;
+  /// False when evaluate(slots, memory) surely has no value: a single load from a container where
+  /// "memory" knows nothing (kmeans' label[i], stored but never known), checked without a call.
+  bool mayHaveValue(const ValueMemory& memory) const { return !opaque_ && (!singleLoad_ || memory.holdsAny(loadContainer_)); }
 
  private:
   friend class FormulaCompiler;
