@@ -36,8 +36,10 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   levelCount_ = levels_.size();
   stats_.assign(levels_.size(), LevelStats{});
   firstSlots_ = levels_[0].slots.data();
-  if (levels_.size() == 2 && levels_[0].ways == 8 && levels_[1].ways == 8 && inclusion_ != Inclusion::Exclusive) {
-    twoLevels_ = inclusion_ == Inclusion::Inclusive ? TwoLevels::Inclusive : TwoLevels::NonInclusive;
+  if (levels_.size() == 2 && levels_[0].ways == 8 && levels_[1].ways == 8) {
+    twoLevels_ = inclusion_ == Inclusion::Inclusive   ? TwoLevels::Inclusive
+                 : inclusion_ == Inclusion::Exclusive ? TwoLevels::Exclusive
+                                                      : TwoLevels::NonInclusive;
     secondSlots_ = levels_[1].slots.data();
     secondSetMask_ = levels_[1].setMask;
   }
@@ -363,10 +365,63 @@ template <bool Inclusive>
   }
 }
 
+/* demandExclusive() and count() for two eight-way levels: the line found in the second level
+   leaves it, the first level's victim moves down into it, and the second level's own victim
+   leaves the hierarchy (moveDown twice, written out). */
+[[gnu::always_inline]] inline void MruHierarchy::accessTwoExclusive(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  const std::uint64_t key = (line + 1) << 1;
+  const std::uint64_t written = isWrite ? 1 : 0;
+  LevelStats& first = *firstStats_;
+  ++(isWrite ? first.writes : first.reads);
+  std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * 8;
+  std::uint64_t victim = 0;
+  if (touchLine<8>(row, 8, key, written, victim)) {
+    out.accessed = 1;
+    out.missed = 0;
+    return;
+  }
+  ++(isWrite ? first.writeMisses : first.readMisses);
+  first.bytesFromBelow += lineBytes_;
+  LevelStats& second = stats_[1];
+  ++second.reads;
+  out.accessed = 3;
+  std::uint64_t fetched = 0;  // the dirty bit the line brings up
+  std::uint64_t* lower = secondSlots_ + (line & secondSetMask_) * 8;
+  if (const std::uint32_t w = findWayIn<8>(lower, key); w < 8) {
+    fetched = lower[w] & 1;
+    removeWay(lower, 8, w);
+    out.missed = 1;
+  } else {
+    ++second.readMisses;
+    second.bytesFromBelow += lineBytes_;
+    out.missed = 3;
+  }
+  if (victim != 0) {  // moveDown(0, victim)
+    ++first.evictions;
+    if ((victim & 1) != 0) ++first.writebacks;
+    first.bytesToBelow += lineBytes_;
+    std::uint64_t* below = secondSlots_ + (((victim >> 1) - 1) & secondSetMask_) * 8;
+    const std::uint64_t evicted = below[7];
+#pragma GCC unroll 7
+    for (std::uint32_t w = 7; w > 0; --w) below[w] = below[w - 1];
+    below[0] = victim;
+    if (evicted != 0) {  // moveDown(1, evicted): out of the hierarchy
+      ++second.evictions;
+      if ((evicted & 1) != 0) {
+        ++second.writebacks;
+        second.bytesToBelow += lineBytes_;
+      }
+    }
+  }
+  row[0] = key | fetched | written;
+}
+
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {
-  if (twoLevels_ != TwoLevels::No) {
-    if (twoLevels_ == TwoLevels::Inclusive) return accessTwoLevels<true>(line, isWrite, out);
-    return accessTwoLevels<false>(line, isWrite, out);
+  switch (twoLevels_) {
+    case TwoLevels::No: break;
+    case TwoLevels::NonInclusive: return accessTwoLevels<false>(line, isWrite, out);
+    case TwoLevels::Inclusive: return accessTwoLevels<true>(line, isWrite, out);
+    case TwoLevels::Exclusive: return accessTwoExclusive(line, isWrite, out);
   }
   if (inclusion_ == Inclusion::Exclusive) {
     out.accessed = out.missed = 0;

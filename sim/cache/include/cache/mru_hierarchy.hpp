@@ -138,6 +138,8 @@ class MruHierarchy {
   /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, inclusive or not.
   template <bool Inclusive>
   void accessTwoLevels(std::uint64_t line, bool isWrite, MruOutcome& out);
+  /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, exclusive.
+  void accessTwoExclusive(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
   /// The first level's part of a demand access (not exclusive): true if it missed, after the fill
@@ -175,8 +177,8 @@ class MruHierarchy {
   std::uint64_t firstSetMask_ = 0;
   std::uint32_t firstWays_ = 0;
   LevelStats* firstStats_ = nullptr;
-  enum class TwoLevels : std::uint8_t { No, NonInclusive, Inclusive };
-  TwoLevels twoLevels_ = TwoLevels::No;  // two eight-way levels, not exclusive: accessTwoLevels()
+  enum class TwoLevels : std::uint8_t { No, NonInclusive, Inclusive, Exclusive };
+  TwoLevels twoLevels_ = TwoLevels::No;  // two eight-way levels: accessTwoLevels(), accessTwoExclusive()
   std::uint64_t* secondSlots_ = nullptr;
   std::uint64_t secondSetMask_ = 0;
   std::uint32_t lineBits_ = 6;
