@@ -303,21 +303,32 @@ template <bool Count>
   out.missed = missed;
 }
 
+/* The first level's step of accessTwoLevels() and accessTwoExclusive(): counts the access; a hit
+   sets "out" and gives null, a miss is counted and gives the set's row, the line newest in it
+   and "victim" the slot it displaced. */
+[[gnu::always_inline]] inline std::uint64_t* MruHierarchy::firstOfTwo(std::uint64_t line, std::uint64_t key, bool isWrite, std::uint64_t& victim,
+                                                                     MruOutcome& out) {
+  LevelStats& first = *firstStats_;
+  ++(isWrite ? first.writes : first.reads);
+  std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * 8;
+  if (touchLine<8>(row, 8, key, isWrite ? 1 : 0, victim)) {
+    out.accessed = 1;
+    out.missed = 0;
+    return nullptr;
+  }
+  ++(isWrite ? first.writeMisses : first.readMisses);
+  first.bytesFromBelow += lineBytes_;
+  return row;
+}
+
 /* accessLine() for two eight-way levels, not exclusive (Cachegrind's geometry and most machine
    files): the level loop unrolled and the associativity a constant (bench/cache_ir.sh). */
 template <bool Inclusive>
 [[gnu::always_inline]] inline void MruHierarchy::accessTwoLevels(std::uint64_t line, bool isWrite, MruOutcome& out) {
   const std::uint64_t key = (line + 1) << 1;
-  LevelStats& first = *firstStats_;
-  ++(isWrite ? first.writes : first.reads);
   std::uint64_t carry = 0;
-  if (touchLine<8>(firstSlots_ + (line & firstSetMask_) * 8, 8, key, isWrite ? 1 : 0, carry)) {
-    out.accessed = 1;
-    out.missed = 0;
-    return;
-  }
-  ++(isWrite ? first.writeMisses : first.readMisses);
-  first.bytesFromBelow += lineBytes_;
+  if (firstOfTwo(line, key, isWrite, carry, out) == nullptr) return;  // a first-level hit
+  LevelStats& first = *firstStats_;
   LevelStats& second = stats_[1];
   if (carry != 0) {
     ++first.evictions;
@@ -370,18 +381,10 @@ template <bool Inclusive>
    leaves the hierarchy (moveDown twice, written out). */
 [[gnu::always_inline]] inline void MruHierarchy::accessTwoExclusive(std::uint64_t line, bool isWrite, MruOutcome& out) {
   const std::uint64_t key = (line + 1) << 1;
-  const std::uint64_t written = isWrite ? 1 : 0;
-  LevelStats& first = *firstStats_;
-  ++(isWrite ? first.writes : first.reads);
-  std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * 8;
   std::uint64_t victim = 0;
-  if (touchLine<8>(row, 8, key, written, victim)) {
-    out.accessed = 1;
-    out.missed = 0;
-    return;
-  }
-  ++(isWrite ? first.writeMisses : first.readMisses);
-  first.bytesFromBelow += lineBytes_;
+  std::uint64_t* row = firstOfTwo(line, key, isWrite, victim, out);
+  if (row == nullptr) return;
+  LevelStats& first = *firstStats_;
   LevelStats& second = stats_[1];
   ++second.reads;
   out.accessed = 3;
@@ -413,7 +416,7 @@ template <bool Inclusive>
       }
     }
   }
-  row[0] = key | fetched | written;
+  row[0] = key | fetched | (isWrite ? 1 : 0);
 }
 
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {

@@ -140,6 +140,8 @@ class MruHierarchy {
   void accessTwoLevels(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, exclusive.
   void accessTwoExclusive(std::uint64_t line, bool isWrite, MruOutcome& out);
+  /// The first level's step of both; null on a hit (then "out" is set).
+  std::uint64_t* firstOfTwo(std::uint64_t line, std::uint64_t key, bool isWrite, std::uint64_t& victim, MruOutcome& out);
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
   /// The first level's part of a demand access (not exclusive): true if it missed, after the fill
