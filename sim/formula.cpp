@@ -55,7 +55,7 @@ Formula Formula::withSlotValue(int slot, std::int64_t value) const {
 }
 
 /* C truncating division; division by zero yields 0 rather than a crash (the program would trap). */
-static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : b == -1 ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(a)) : a / b; }
+static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : b == -1 ? wrappingMul(a, -1) : a / b; }
 static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
 
 std::int64_t Formula::evaluate(const std::int64_t* slots) const {
@@ -68,10 +68,9 @@ std::int64_t Formula::evaluate(const std::int64_t* slots) const {
 }
 
 std::optional<std::int64_t> Formula::evaluate(const std::int64_t* slots, const ValueMemory& memory) const {
-  if (opaque_) return std::nullopt;
+  if (!mayHaveValue(memory)) return std::nullopt;
   if (linear_) return evaluate(slots);
   if (singleLoad_) {
-    if (!memory.holdsAny(loadContainer_)) return std::nullopt;  // as mayHaveValue()
     std::int64_t offset = loadConstant_;
     for (const auto& [slot, coefficient] : loadTerms_) offset = wrappingAdd(offset, wrappingMul(coefficient, slots[slot]));
     return memory.load(loadContainer_, offset);
@@ -85,7 +84,6 @@ std::vector<std::uint32_t> Formula::loadedContainers() const {
     if (in.op == Op::Load) out.push_back(static_cast<std::uint32_t>(in.value));
   return out;
 }
-
 
 /* The stack machine; "load" answers a Load (container, offset) or gives nullopt, which ends it. */
 template <typename Load>

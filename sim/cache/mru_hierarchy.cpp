@@ -50,6 +50,18 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
 
 namespace {
 
+/* The line a slot word holds ((line + 1) << 1 | dirty). */
+[[gnu::always_inline]] inline std::uint64_t lineOf(std::uint64_t slot) { return (slot >> 1) - 1; }
+
+/* Room at way 0: ways 0..ways-2 move one way down, the last way's slot is overwritten. "Ways" > 0
+   fixes the associativity at compile time. */
+template <std::uint32_t Ways = 0>
+[[gnu::always_inline]] inline void shiftDown(std::uint64_t* row, std::uint32_t ways) {
+  const std::uint32_t count = Ways != 0 ? Ways : ways;
+#pragma GCC unroll 8
+  for (std::uint32_t w = count - 1; w > 0; --w) row[w] = row[w - 1];
+}
+
 /* The way of "row" holding "key", or "ways" if none. */
 std::uint32_t findWay(const std::uint64_t* row, std::uint32_t ways, std::uint64_t key) {
   std::uint32_t w = 0;
@@ -86,7 +98,7 @@ bool MruHierarchy::firstLevelHolds(std::uint64_t address, bool dirty) const {
 std::vector<ResidentLine> MruHierarchy::contents(std::size_t k) const {
   std::vector<ResidentLine> out;
   for (std::uint64_t slot : levels_[k].slots)
-    if (slot != 0) out.push_back({((slot >> 1) - 1) << lineBits_, (slot & 1) != 0});
+    if (slot != 0) out.push_back({lineOf(slot) << lineBits_, (slot & 1) != 0});
   std::sort(out.begin(), out.end(), [](const ResidentLine& a, const ResidentLine& b) { return a.address < b.address; });
   return out;
 }
@@ -208,10 +220,10 @@ void MruHierarchy::moveDown(std::size_t k, std::uint64_t victim) {
   // The victim arrives at level k + 1: not an access; it takes the newest way, that level's own
   // victim moving down first.
   Level& below = levels_[k + 1];
-  const std::uint64_t line = (victim >> 1) - 1;
+  const std::uint64_t line = lineOf(victim);
   std::uint64_t* row = &below.slots[(line & below.setMask) * below.ways];
   const std::uint64_t evicted = row[below.ways - 1];
-  for (std::uint32_t w = below.ways - 1; w > 0; --w) row[w] = row[w - 1];
+  shiftDown(row, below.ways);
   if (evicted != 0) moveDown(k + 1, evicted);
   row[0] = victim;
 }
@@ -248,12 +260,12 @@ void MruHierarchy::demandExclusive(std::uint64_t line, bool isWrite, MruOutcome&
 }
 
 void MruHierarchy::evict(std::size_t k, std::uint64_t victim) {
-  if (k > 0 && inclusion_ == Inclusion::Inclusive) victim |= purgeAbove(k, (victim >> 1) - 1);
+  if (k > 0 && inclusion_ == Inclusion::Inclusive) victim |= purgeAbove(k, lineOf(victim));
   if ((victim & 1) == 0) return;
   LevelStats& s = stats_[k];
   ++s.writebacks;
   s.bytesToBelow += lineBytes_;
-  writeback(k + 1, (victim >> 1) - 1);
+  writeback(k + 1, lineOf(victim));
 }
 
 template <bool Count>
@@ -336,7 +348,7 @@ template <bool Inclusive>
       ++first.writebacks;
       first.bytesToBelow += lineBytes_;
       ++second.writes;
-      std::uint64_t* row = secondSlots_ + (((carry >> 1) - 1) & secondSetMask_) * 8;
+      std::uint64_t* row = secondSlots_ + (lineOf(carry) & secondSetMask_) * 8;
       if (const std::uint32_t w = findWayIn<8>(row, carry & ~std::uint64_t{1}); w < 8) {
         row[w] |= 1;
       } else {
@@ -357,7 +369,7 @@ template <bool Inclusive>
   if (carry == 0) return;
   ++second.evictions;
   if constexpr (Inclusive) {  // purgeAbove(1, victim): out of the first level, its dirty data into the victim
-    std::uint64_t* upper = firstSlots_ + (((carry >> 1) - 1) & firstSetMask_) * 8;
+    std::uint64_t* upper = firstSlots_ + (lineOf(carry) & firstSetMask_) * 8;
     if (const std::uint32_t w = findWayIn<8>(upper, carry & ~std::uint64_t{1}); w < 8) {
       const std::uint64_t dirty = upper[w] & 1;
       removeWay(upper, 8, w);
@@ -403,10 +415,9 @@ template <bool Inclusive>
     ++first.evictions;
     if ((victim & 1) != 0) ++first.writebacks;
     first.bytesToBelow += lineBytes_;
-    std::uint64_t* below = secondSlots_ + (((victim >> 1) - 1) & secondSetMask_) * 8;
+    std::uint64_t* below = secondSlots_ + (lineOf(victim) & secondSetMask_) * 8;
     const std::uint64_t evicted = below[7];
-#pragma GCC unroll 7
-    for (std::uint32_t w = 7; w > 0; --w) below[w] = below[w - 1];
+    shiftDown<8>(below, 8);
     below[0] = victim;
     if (evicted != 0) {  // moveDown(1, evicted): out of the hierarchy
       ++second.evictions;
