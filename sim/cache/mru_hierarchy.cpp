@@ -176,6 +176,19 @@ template <std::uint32_t Ways = 0>  // > 0: the associativity, known at compile t
   return false;
 }
 
+/* An access's outcome from one line's demand: the whole outcome when the access is one line
+   ("Counted"), else ORed into what its other lines did. */
+template <bool Counted>
+[[gnu::always_inline]] inline void setOutcome(MruOutcome& out, std::uint32_t accessed, std::uint32_t missed) {
+  if constexpr (Counted) {
+    out.accessed = accessed;
+    out.missed = missed;
+  } else {
+    out.accessed |= accessed;
+    out.missed |= missed;
+  }
+}
+
 /* Take way "w" out of "row", closing the gap: the ways after it move up, the last is empty. */
 void removeWay(std::uint64_t* row, std::uint32_t ways, std::uint32_t w) {
   for (; w + 1 < ways; ++w) row[w] = row[w + 1];
@@ -303,6 +316,12 @@ template <bool Count>
 }
 
 [[gnu::always_inline]] inline void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
+  switch (twoLevels_) {  // the written-out paths, uncounted: one line of an access across lines
+    case TwoLevels::No: break;
+    case TwoLevels::NonInclusive: return accessTwoLevels<false, false>(line, isWrite, out);
+    case TwoLevels::Inclusive: return accessTwoLevels<true, false>(line, isWrite, out);
+    case TwoLevels::Exclusive: return accessTwoExclusive<false>(line, isWrite, out);
+  }
   if (inclusion_ == Inclusion::Exclusive) return demandExclusive(line, isWrite, out);
   // The fill below a first-level miss is a read. The outcome is kept in registers (written
   // through "out", it would be stored at every level).
@@ -317,29 +336,30 @@ template <bool Count>
 
 /* The first level's step of accessTwoLevels() and accessTwoExclusive(): counts the access; a hit
    sets "out" and gives null, a miss is counted and gives the set's row, the line newest in it
-   and "victim" the slot it displaced. */
+   and "victim" the slot it displaced. Not "Counted" (one line of an access across lines, which
+   count() counts once): the access and its miss are not counted, and "out" gains bits instead. */
+template <bool Counted>
 [[gnu::always_inline]] inline std::uint64_t* MruHierarchy::firstOfTwo(std::uint64_t line, std::uint64_t key, bool isWrite, std::uint64_t& victim,
                                                                      MruOutcome& out) {
   LevelStats& first = *firstStats_;
-  ++(isWrite ? first.writes : first.reads);
+  if constexpr (Counted) ++(isWrite ? first.writes : first.reads);
   std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * 8;
   if (touchLine<8>(row, 8, key, isWrite ? 1 : 0, victim)) {
-    out.accessed = 1;
-    out.missed = 0;
+    setOutcome<Counted>(out, 1, 0);
     return nullptr;
   }
-  ++(isWrite ? first.writeMisses : first.readMisses);
+  if constexpr (Counted) ++(isWrite ? first.writeMisses : first.readMisses);
   first.bytesFromBelow += lineBytes_;
   return row;
 }
 
 /* accessLine() for two eight-way levels, not exclusive (Cachegrind's geometry and most machine
    files): the level loop unrolled and the associativity a constant (bench/cache_ir.sh). */
-template <bool Inclusive>
+template <bool Inclusive, bool Counted>
 [[gnu::always_inline]] inline void MruHierarchy::accessTwoLevels(std::uint64_t line, bool isWrite, MruOutcome& out) {
   const std::uint64_t key = (line + 1) << 1;
   std::uint64_t carry = 0;
-  if (firstOfTwo(line, key, isWrite, carry, out) == nullptr) return;  // a first-level hit
+  if (firstOfTwo<Counted>(line, key, isWrite, carry, out) == nullptr) return;  // a first-level hit
   LevelStats& first = *firstStats_;
   LevelStats& second = stats_[1];
   if (carry != 0) {
@@ -357,14 +377,13 @@ template <bool Inclusive>
       }
     }
   }
-  ++second.reads;
-  out.accessed = 3;
+  if constexpr (Counted) ++second.reads;
   if (touchLine<8>(secondSlots_ + (line & secondSetMask_) * 8, 8, key, 0, carry)) {
-    out.missed = 1;
+    setOutcome<Counted>(out, 3, 1);
     return;
   }
-  out.missed = 3;
-  ++second.readMisses;
+  setOutcome<Counted>(out, 3, 3);
+  if constexpr (Counted) ++second.readMisses;
   second.bytesFromBelow += lineBytes_;
   if (carry == 0) return;
   ++second.evictions;
@@ -391,25 +410,25 @@ template <bool Inclusive>
 /* demandExclusive() and count() for two eight-way levels: the line found in the second level
    leaves it, the first level's victim moves down into it, and the second level's own victim
    leaves the hierarchy (moveDown twice, written out). */
+template <bool Counted>
 [[gnu::always_inline]] inline void MruHierarchy::accessTwoExclusive(std::uint64_t line, bool isWrite, MruOutcome& out) {
   const std::uint64_t key = (line + 1) << 1;
   std::uint64_t victim = 0;
-  std::uint64_t* row = firstOfTwo(line, key, isWrite, victim, out);
+  std::uint64_t* row = firstOfTwo<Counted>(line, key, isWrite, victim, out);
   if (row == nullptr) return;
   LevelStats& first = *firstStats_;
   LevelStats& second = stats_[1];
-  ++second.reads;
-  out.accessed = 3;
+  if constexpr (Counted) ++second.reads;
   std::uint64_t fetched = 0;  // the dirty bit the line brings up
   std::uint64_t* lower = secondSlots_ + (line & secondSetMask_) * 8;
   if (const std::uint32_t w = findWayIn<8>(lower, key); w < 8) {
     fetched = lower[w] & 1;
     removeWay(lower, 8, w);
-    out.missed = 1;
+    setOutcome<Counted>(out, 3, 1);
   } else {
-    ++second.readMisses;
+    if constexpr (Counted) ++second.readMisses;
     second.bytesFromBelow += lineBytes_;
-    out.missed = 3;
+    setOutcome<Counted>(out, 3, 3);
   }
   if (victim != 0) {  // moveDown(0, victim)
     ++first.evictions;
@@ -433,9 +452,9 @@ template <bool Inclusive>
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {
   switch (twoLevels_) {
     case TwoLevels::No: break;
-    case TwoLevels::NonInclusive: return accessTwoLevels<false>(line, isWrite, out);
-    case TwoLevels::Inclusive: return accessTwoLevels<true>(line, isWrite, out);
-    case TwoLevels::Exclusive: return accessTwoExclusive(line, isWrite, out);
+    case TwoLevels::NonInclusive: return accessTwoLevels<false, true>(line, isWrite, out);
+    case TwoLevels::Inclusive: return accessTwoLevels<true, true>(line, isWrite, out);
+    case TwoLevels::Exclusive: return accessTwoExclusive<true>(line, isWrite, out);
   }
   if (inclusion_ == Inclusion::Exclusive) {
     out.accessed = out.missed = 0;

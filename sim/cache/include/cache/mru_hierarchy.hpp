@@ -135,12 +135,15 @@ class MruHierarchy {
 
   /// An access within one line that is not a hit on its set's newest line.
   void accessLine(std::uint64_t line, bool isWrite, MruOutcome& out);
-  /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, inclusive or not.
-  template <bool Inclusive>
+  /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, inclusive or not;
+  /// not "Counted", demand() for one line of an access across lines (count() counts it).
+  template <bool Inclusive, bool Counted>
   void accessTwoLevels(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, exclusive.
+  template <bool Counted>
   void accessTwoExclusive(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// The first level's step of both; null on a hit (then "out" is set).
+  template <bool Counted>
   std::uint64_t* firstOfTwo(std::uint64_t line, std::uint64_t key, bool isWrite, std::uint64_t& victim, MruOutcome& out);
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
