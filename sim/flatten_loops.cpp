@@ -17,7 +17,7 @@ constexpr std::size_t kMaxWrittenOut = 64;  // accesses written out per loop: it
    loop): a loop over such a slot must keep setting it, so it is not written out. */
 class EscapingSlots {
  public:
-  explicit EscapingSlots(const Program& p) : slots_(std::min(p.slots, kMaxSlots)) {
+  explicit EscapingSlots(const Program& p) : slots_(std::min(p.slots, kMaxSlots)), draws_(p.draws) {
     block(p.statics, 0);
     block(p.body, 0);
   }
@@ -25,6 +25,7 @@ class EscapingSlots {
 
  private:
   int slots_;
+  const std::vector<DrawGroup>& draws_;
   std::uint64_t escaping_ = 0;  // one bit per slot
 
   void formula(const Formula& f, std::uint64_t bound) {
@@ -40,6 +41,8 @@ class EscapingSlots {
     for (const Op& op : b) {
       if (const auto* a = std::get_if<AccessOp>(&op.value)) {
         formula(a->offset, bound);
+        formula(a->value, bound);  // the value it stores, and the index it draws by, read slots too
+        if (a->randomOffset && a->draw < draws_.size()) formula(draws_[a->draw].indexFormula, bound);
       } else if (const auto* al = std::get_if<AllocOp>(&op.value)) {
         formula(al->sizeBytes, bound);
       } else if (const auto* l = std::get_if<LoopOp>(&op.value)) {
@@ -58,19 +61,25 @@ class EscapingSlots {
   }
 };
 
-/* Accesses only, each with a linear offset and no draw: what can be written out. */
-bool plainAccesses(const Block& b) {
-  return std::all_of(b.begin(), b.end(), [](const Op& op) {
+/* True if a draw is the same in every iteration of the loop over "slot": it is renewed by an outer
+   loop (or once), which is what AddressStream::drawOf keys it by, and its index does not read the
+   slot. Such a draw does not stop the loop from being written out (kmeans's sums[label[i]][d]). */
+bool drawOutlives(const DrawGroup& g, int slot) { return std::max(g.refreshSlot, 0) != slot && !g.indexFormula.usesSlot(slot); }
+
+/* Accesses only, each with a linear offset and no draw the loop over "slot" renews: what can be
+   written out. */
+bool plainAccesses(const Block& b, const std::vector<DrawGroup>& draws, int slot) {
+  return std::all_of(b.begin(), b.end(), [&](const Op& op) {
     const auto* a = std::get_if<AccessOp>(&op.value);
-    return a && !a->randomOffset && !a->recordsValue && a->offset.isLinear();
+    return a && !a->recordsValue && a->offset.isLinear() && (!a->randomOffset || (a->draw < draws.size() && drawOutlives(draws[a->draw], slot)));
   });
 }
 
 /* The trip count of "l" when it can be written out in at most kMaxWrittenOut accesses. */
-std::optional<std::int64_t> writableTrips(const LoopOp& l, const EscapingSlots& escaping, bool keepLibraryLoops) {
+std::optional<std::int64_t> writableTrips(const LoopOp& l, const std::vector<DrawGroup>& draws, const EscapingSlots& escaping, bool keepLibraryLoops) {
   if (escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment || !l.carried.empty()) return std::nullopt;
   if (keepLibraryLoops && !l.library.empty()) return std::nullopt;
-  if (!plainAccesses(l.pre) || !plainAccesses(l.body) || !plainAccesses(l.post)) return std::nullopt;
+  if (!plainAccesses(l.pre, draws, l.slot) || !plainAccesses(l.body, draws, l.slot) || !plainAccesses(l.post, draws, l.slot)) return std::nullopt;
   auto start = l.start.constantValue(), end = l.end.constantValue(), step = l.step.constantValue();
   if (!start || !end || !step) return std::nullopt;
   // As AddressStream::enterLoop counts them.
@@ -91,30 +100,30 @@ void appendAt(const Block& from, int slot, std::int64_t value, Block& out) {
   }
 }
 
-bool anySmallLoop(const Block& b, const EscapingSlots& escaping, bool keepLibraryLoops) {
+bool anySmallLoop(const Block& b, const std::vector<DrawGroup>& draws, const EscapingSlots& escaping, bool keepLibraryLoops) {
   for (const Op& op : b) {
     if (const auto* l = std::get_if<LoopOp>(&op.value)) {
-      if (writableTrips(*l, escaping, keepLibraryLoops)) return true;
+      if (writableTrips(*l, draws, escaping, keepLibraryLoops)) return true;
       for (const Block* inner : {&l->pre, &l->header, &l->body, &l->post})
-        if (anySmallLoop(*inner, escaping, keepLibraryLoops)) return true;
+        if (anySmallLoop(*inner, draws, escaping, keepLibraryLoops)) return true;
     } else if (const auto* br = std::get_if<BranchOp>(&op.value)) {
       for (const Arm& arm : br->arms)
-        if (anySmallLoop(arm.body, escaping, keepLibraryLoops)) return true;
+        if (anySmallLoop(arm.body, draws, escaping, keepLibraryLoops)) return true;
     } else if (const auto* f = std::get_if<FrameOp>(&op.value)) {
-      if (anySmallLoop(f->body, escaping, keepLibraryLoops)) return true;
+      if (anySmallLoop(f->body, draws, escaping, keepLibraryLoops)) return true;
     }
   }
   return false;
 }
 
 /* Inner loops first, so a loop of small loops can be written out in turn. */
-void flatten(Block& b, const EscapingSlots& escaping, bool keepLibraryLoops) {
+void flatten(Block& b, const std::vector<DrawGroup>& draws, const EscapingSlots& escaping, bool keepLibraryLoops) {
   Block out;
   out.reserve(b.size());
   for (Op& op : b) {
     if (auto* l = std::get_if<LoopOp>(&op.value)) {
-      for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, escaping, keepLibraryLoops);
-      if (auto trips = writableTrips(*l, escaping, keepLibraryLoops)) {
+      for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, draws, escaping, keepLibraryLoops);
+      if (auto trips = writableTrips(*l, draws, escaping, keepLibraryLoops)) {
         std::int64_t start = *l->start.constantValue(), step = *l->step.constantValue();
         if (*trips > 0) {
           appendAt(l->pre, l->slot, start, out);
@@ -124,9 +133,9 @@ void flatten(Block& b, const EscapingSlots& escaping, bool keepLibraryLoops) {
         continue;
       }
     } else if (auto* br = std::get_if<BranchOp>(&op.value)) {
-      for (Arm& arm : br->arms) flatten(arm.body, escaping, keepLibraryLoops);
+      for (Arm& arm : br->arms) flatten(arm.body, draws, escaping, keepLibraryLoops);
     } else if (auto* f = std::get_if<FrameOp>(&op.value)) {
-      flatten(f->body, escaping, keepLibraryLoops);
+      flatten(f->body, draws, escaping, keepLibraryLoops);
     }
     out.push_back(std::move(op));
   }
@@ -137,13 +146,13 @@ void flatten(Block& b, const EscapingSlots& escaping, bool keepLibraryLoops) {
 
 bool hasSmallLoops(const Program& program, bool keepLibraryLoops) {
   EscapingSlots escaping(program);
-  return anySmallLoop(program.statics, escaping, keepLibraryLoops) || anySmallLoop(program.body, escaping, keepLibraryLoops);
+  return anySmallLoop(program.statics, program.draws, escaping, keepLibraryLoops) || anySmallLoop(program.body, program.draws, escaping, keepLibraryLoops);
 }
 
 Program flattenSmallLoops(Program program, bool keepLibraryLoops) {
   EscapingSlots escaping(program);
-  flatten(program.statics, escaping, keepLibraryLoops);
-  flatten(program.body, escaping, keepLibraryLoops);
+  flatten(program.statics, program.draws, escaping, keepLibraryLoops);
+  flatten(program.body, program.draws, escaping, keepLibraryLoops);
   return program;
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 using namespace cats;
 using test::checkSameSimulation;
@@ -420,6 +421,104 @@ TEST_CASE("small constant loops written out stream the plain path's records, and
   bigInner.post.clear();
   bigInner.body.resize(1);
   CHECK_FALSE(sim::hasSmallLoops(big));
+}
+
+namespace {
+
+/* for (i < 70) { for (d < 4) { sums[label[i]][d] += pts[i][d]; } } as kmeans's update loop: the
+   sums access draws its element (64 bytes each) through draw group 0, renewed at "refreshSlot"
+   (0: the outer loop, 1: the inner one, -1: once); "indexReadsInner": the index is a stored value
+   read at the inner counter (label[d]). */
+sim::Program drawInSmallLoop(int refreshSlot, bool indexReadsInner) {
+  sim::Program p;
+  p.containers.push_back(sim::ContainerPlan{"sums", ir::ContainerKind::Global, 512, 64, 0x10000, false});
+  p.containers.push_back(sim::ContainerPlan{"pts", ir::ContainerKind::Global, 1 << 14, 64, 0x20000, false});
+  p.slots = 2;
+  sim::DrawGroup g;
+  g.refreshSlot = refreshSlot;
+  if (indexReadsInner) {
+    g.fromStoredValues = true;
+    g.indexFormula = sim::Formula::linear(0, {{1, 1}});
+  }
+  p.draws.push_back(g);
+  sim::LoopOp inner;
+  inner.slot = 1;
+  inner.start = sim::Formula::constant(0);
+  inner.end = sim::Formula::constant(4);
+  inner.step = sim::Formula::constant(1);
+  for (bool write : {false, true}) {
+    sim::AccessOp sums;
+    sums.tag = write ? 1 : 0;
+    sums.offset = sim::Formula::linear(0, {{1, 8}});
+    sums.bytes = 8;
+    sums.write = write;
+    sums.randomOffset = true;
+    sums.draw = 0;
+    sums.drawStride = 64;
+    inner.body.push_back(sim::Op{sums});
+    if (!write) inner.body.push_back(sim::Op{[] {
+      sim::AccessOp pts = accessAt(2, 0, {{0, 32}, {1, 8}});
+      pts.container = 1;
+      return pts;
+    }()});
+  }
+  sim::LoopOp outer = countingLoop(70);
+  outer.body.push_back(sim::Op{std::move(inner)});
+  for (std::uint32_t c : {0u, 1u}) {
+    sim::AllocOp alloc;
+    alloc.container = c;
+    alloc.sizeBytes = sim::Formula::constant(c == 0 ? 512 : 1 << 14);
+    alloc.function = ir::AllocFunction::StaticArray;
+    p.statics.push_back(sim::Op{alloc});
+  }
+  p.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("a small loop drawing an element an outer loop renews is written out, with the plain path's records", "[sim][stream][fastpath]") {
+  for (int refreshSlot : {0, -1}) {
+    INFO("draw renewed at slot " << refreshSlot);
+    const sim::Program program = drawInSmallLoop(refreshSlot, false);
+    REQUIRE(sim::hasSmallLoops(program));
+    const sim::Program flat = sim::flattenSmallLoops(program);
+    const auto& outer = std::get<sim::LoopOp>(std::get<sim::FrameOp>(flat.body.front().value).body.front().value);
+    CHECK(outer.body.size() == 12);  // 4 iterations of 3 accesses, no loop left
+    sim::StreamOptions options;
+    options.fastPaths = false;
+    const auto plain = drain(program, options, 4096);
+    REQUIRE(plain.size() == 70 * 12);
+    std::set<std::uint64_t> elements;
+    for (const sim::Record& r : plain)
+      if (r.tag == 0) elements.insert((r.address - 0x10000) / 64);
+    CHECK(elements.size() > (refreshSlot == 0 ? 1u : 0u));  // drawn: one element per i, or one for the run
+    options.fastPaths = true;
+    for (std::size_t capacity : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) CHECK(sameRecords(drain(program, options, capacity), plain));
+  }
+  // Renewed by the loop's own iterations, or drawn by an index read at its counter: the loop stays.
+  CHECK_FALSE(sim::hasSmallLoops(drawInSmallLoop(1, false)));
+  CHECK_FALSE(sim::hasSmallLoops(drawInSmallLoop(0, true)));
+  // After the loop, an index or a stored value read at its counter's last value: the loop stays.
+  for (bool byIndex : {true, false}) {
+    INFO((byIndex ? "an index" : "a stored value") << " reads the counter after the loop");
+    sim::Program program = drawInSmallLoop(0, false);
+    auto& outer = std::get<sim::LoopOp>(std::get<sim::FrameOp>(program.body.front().value).body.front().value);
+    sim::AccessOp after = accessAt(9, 0, {{0, 8}}, true);
+    if (byIndex) {
+      program.draws.push_back(sim::DrawGroup{});
+      program.draws.back().fromStoredValues = true;
+      program.draws.back().indexFormula = sim::Formula::linear(0, {{1, 1}});
+      after.randomOffset = true;
+      after.draw = 1;
+      after.drawStride = 64;
+    } else {
+      after.recordsValue = after.hasValue = true;
+      after.value = sim::Formula::linear(0, {{1, 1}});
+    }
+    outer.body.push_back(sim::Op{after});
+    CHECK_FALSE(sim::hasSmallLoops(program));
+  }
 }
 
 namespace {
