@@ -255,6 +255,7 @@ struct SpanScratch {
   SpanLines lines;
   std::vector<std::int64_t> repeats;  // a split simulation's bulk iterations per access
   std::vector<std::uint64_t> newest;  // per access: hits on its set's newest line, for the MRU engine
+  std::vector<std::uint64_t> outcomes;  // per access and number of levels missed: its other outcomes, for the MRU engine
 };
 
 /* True if the MRU engine is "hierarchy" and no access of "span" ever crosses a line. */
@@ -289,7 +290,14 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     if constexpr (kMru) return cache::MruHierarchy::NewestHits(hierarchy);
     else return 0;
   }();
-  if constexpr (kMru) scratch.newest.assign(span.count, 0);
+  // The MRU engine's other outcomes: a demand access reaches each level below a miss, so an
+  // outcome is the number of levels it missed (0 .. levels), its accessed and missed bits
+  // prefixes (those of an access across lines, ORed, too).
+  const std::size_t patterns = levels + 1;
+  if constexpr (kMru) {
+    scratch.newest.assign(span.count, 0);
+    scratch.outcomes.assign(span.count * patterns, 0);
+  }
   const auto accessAt = [&span](std::size_t k) -> const LeafAccess& { return span.accesses[k]; };
   // "inLines": every access of the span stays within one line in every iteration (no check per access).
   const auto simulateIteration = [&](std::int64_t i, auto inLines) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
@@ -305,6 +313,10 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
           continue;
         }
         missed |= outcome.missed;
+        // Counted per access and number of levels missed (it reached the first level: a span's
+        // accesses lie in the part that simulates them), added to its event at the end.
+        ++scratch.outcomes[k * patterns + static_cast<std::size_t>(std::bit_width(outcome.missed))];
+        continue;
       } else {
         feed(hierarchy, r, outcome);
       }
@@ -356,6 +368,18 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   if constexpr (kMru) {
     newest.flush();  // the engine's counters; the events' here
     countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, [&scratch](std::size_t k) { return scratch.newest[k]; });
+    for (std::size_t k = 0; k < span.count; ++k) {  // attributeMru, an outcome at a time
+      const LeafAccess& a = span.accesses[k];
+      LevelCounts* event = &counts[static_cast<std::size_t>(a.tag) * levels];
+      for (std::size_t missedLevels = 0; missedLevels < patterns; ++missedLevels) {
+        const std::uint64_t times = scratch.outcomes[k * patterns + missedLevels];
+        if (times == 0) continue;
+        for (std::size_t j = 0; j < std::min(missedLevels + 1, levels); ++j) {
+          (a.write ? event[j].writes : event[j].reads) += times;
+          if (j < missedLevels) (a.write ? event[j].writeMisses : event[j].readMisses) += times;
+        }
+      }
+    }
   }
   bulk += counted;
   return (kEvery ? static_cast<std::uint64_t>(span.iterations) * span.count - counted : own) + counted;
