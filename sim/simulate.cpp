@@ -308,7 +308,8 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         ++own;
       }
       if constexpr (kMru) {
-        if (decltype(inLines)::value ? newest.accessInLine(r.address, r.write, outcome) : newest.access(r.address, r.bytes, r.write, outcome)) {
+        if (decltype(inLines)::value ? newest.accessInLineUncounted(r.address, r.write, outcome)
+                                     : newest.accessUncounted(r.address, r.bytes, r.write, outcome)) {
           ++scratch.newest[k];
           continue;
         }
@@ -366,8 +367,9 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     counted = addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, timesOf));
   }
   if constexpr (kMru) {
-    newest.flush();  // the engine's counters; the events' here
-    countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, [&scratch](std::size_t k) { return scratch.newest[k]; });
+    addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, [&scratch](std::size_t k) {
+                        return scratch.newest[k];
+                      }));  // into the engine's counters and the events
     for (std::size_t k = 0; k < span.count; ++k) {  // attributeMru, an outcome at a time
       const LeafAccess& a = span.accesses[k];
       LevelCounts* event = &counts[static_cast<std::size_t>(a.tag) * levels];

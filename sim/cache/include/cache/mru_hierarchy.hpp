@@ -73,6 +73,24 @@ class MruHierarchy {
       ++(isWrite ? writes_ : reads_);
       return true;
     }
+    /// accessInLine() and access() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
+    bool accessInLineUncounted(std::uint64_t address, bool isWrite, MruOutcome& out) {
+      const std::uint64_t line = address >> lineBits_;
+      std::uint64_t* row = slots_ + (line & setMask_) * ways_;
+      if ((row[0] & ~std::uint64_t{1}) != (line + 1) << 1) {
+        engine_->accessLine(line, isWrite, out);
+        return false;
+      }
+      row[0] |= isWrite ? 1 : 0;
+      return true;
+    }
+    bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+      if (size == 0 || ((address + size - 1) >> lineBits_) != address >> lineBits_) {
+        engine_->accessSlow(address, size, isWrite, out);
+        return false;
+      }
+      return accessInLineUncounted(address, isWrite, out);
+    }
     void flush() {
       stats_->reads += reads_;
       stats_->writes += writes_;
