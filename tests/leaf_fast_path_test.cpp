@@ -488,7 +488,7 @@ TEST_CASE("a small loop drawing an element an outer loop renews is written out, 
     sim::StreamOptions options;
     options.fastPaths = false;
     const auto plain = drain(program, options, 4096);
-    REQUIRE(plain.size() == 70 * 12);
+    REQUIRE(plain.size() == std::size_t{70} * 12);
     std::set<std::uint64_t> elements;
     for (const sim::Record& r : plain)
       if (r.tag == 0) elements.insert((r.address - 0x10000) / 64);
