@@ -441,11 +441,8 @@ sim::Program drawInSmallLoop(int refreshSlot, bool indexReadsInner) {
     g.indexFormula = sim::Formula::linear(0, {{1, 1}});
   }
   p.draws.push_back(g);
-  sim::LoopOp inner;
+  sim::LoopOp inner = countingLoop(4);
   inner.slot = 1;
-  inner.start = sim::Formula::constant(0);
-  inner.end = sim::Formula::constant(4);
-  inner.step = sim::Formula::constant(1);
   for (bool write : {false, true}) {
     sim::AccessOp sums;
     sums.tag = write ? 1 : 0;

@@ -55,25 +55,20 @@ class MruHierarchy {
           stats_(engine.firstStats_) {}
     /// As access(), but true (and "out" untouched) for a hit on the newest line of its set.
     bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+      return accessUncounted(address, size, isWrite, out) && counted(isWrite);
+    }
+    /// access() of an access the caller knows to lie within one line (and not to be empty).
+    bool accessInLine(std::uint64_t address, bool isWrite, MruOutcome& out) {
+      return accessInLineUncounted(address, isWrite, out) && counted(isWrite);
+    }
+    /// access() and accessInLine() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
+    bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       if (size == 0 || ((address + size - 1) >> lineBits_) != address >> lineBits_) {
         engine_->accessSlow(address, size, isWrite, out);
         return false;
       }
-      return accessInLine(address, isWrite, out);
+      return accessInLineUncounted(address, isWrite, out);
     }
-    /// access() of an access the caller knows to lie within one line (and not to be empty).
-    bool accessInLine(std::uint64_t address, bool isWrite, MruOutcome& out) {
-      const std::uint64_t line = address >> lineBits_;
-      std::uint64_t* row = slots_ + (line & setMask_) * ways_;
-      if ((row[0] & ~std::uint64_t{1}) != (line + 1) << 1) {
-        engine_->accessLine(line, isWrite, out);
-        return false;
-      }
-      row[0] |= isWrite ? 1 : 0;
-      ++(isWrite ? writes_ : reads_);
-      return true;
-    }
-    /// accessInLine() and access() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
     bool accessInLineUncounted(std::uint64_t address, bool isWrite, MruOutcome& out) {
       const std::uint64_t line = address >> lineBits_;
       std::uint64_t* row = slots_ + (line & setMask_) * ways_;
@@ -84,12 +79,10 @@ class MruHierarchy {
       row[0] |= isWrite ? 1 : 0;
       return true;
     }
-    bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
-      if (size == 0 || ((address + size - 1) >> lineBits_) != address >> lineBits_) {
-        engine_->accessSlow(address, size, isWrite, out);
-        return false;
-      }
-      return accessInLineUncounted(address, isWrite, out);
+    /// Counts a hit on the newest line; true.
+    bool counted(bool isWrite) {
+      ++(isWrite ? writes_ : reads_);
+      return true;
     }
     void flush() {
       stats_->reads += reads_;
