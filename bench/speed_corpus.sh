@@ -5,9 +5,10 @@
 # --cache-sim=yes` versus `cats-static simulate --compiler gcc -O2` (analysis included), same
 # geometry. Prints wall times, the ratio cats/Cachegrind per kernel and its geometric mean, and
 # writes the figures as JSON.
-# Usage: bench/speed_corpus.sh [--only NAME]... [--json FILE] [--threads N] [path/to/cats-static]
+# Usage: bench/speed_corpus.sh [--only NAME]... [--json FILE] [--threads N] [--repeat R] [path/to/cats-static]
 # (--threads: cats-static's simulation threads, its own default (0: one per core, at most two)
-# unless given; Cachegrind has one.)
+# unless given; Cachegrind has one. --repeat: each kernel's two runs R times, interleaved, the
+# best of each kept: on a shared machine single runs vary by tens of percent.)
 set -euo pipefail
 orig=$PWD
 cd "$(dirname "$0")/.."
@@ -18,13 +19,14 @@ speed_set=(atax=4000 bicg=4000 cholesky=600 conv2d=800 correlation=400 covarianc
   matmul_ijk=380 matmul_ikj=400 matvec=4000 matvec_t=4000 mvt=4000 nussinov=500 seidel2d=1800 syrk=480
   trisolv=5000 box_blur=2000 kmeans=200000)
 
-only=() json=speed-corpus.json threads=0
+only=() json=speed-corpus.json threads=0 repeat=1
 while [ $# -gt 0 ]; do
   case $1 in
     --only) only+=("$2"); shift ;;
     --json) json=$2; shift ;;
     --threads) threads=$2; shift ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --repeat) repeat=$2; shift ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     -*) echo "speed_corpus.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -51,10 +53,15 @@ for spec in "${speed_set[@]}"; do
   if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$program"; then continue; fi
   src=bench/fidelity-corpus/$program.c
   gcc -O2 -g -DN="$size" -o "$work/$program" "$src" -lm
-  cg=$(seconds "$work/cg.out" valgrind --tool=cachegrind --cache-sim=yes "${geometry[@]}" --I1=32768,8,64 \
-    --cachegrind-out-file=/dev/null "$work/$program")
-  cats=$(seconds "$work/cats.out" "$bin" simulate "$src" -D N="$size" --compiler gcc -O2 "${geometry[@]}" --threads "$threads" --format json \
-    -o "$work/$program.json")
+  cg='' cats=''
+  for ((r = 0; r < repeat; r++)); do  # interleaved, the best of each
+    one=$(seconds "$work/cg.out" valgrind --tool=cachegrind --cache-sim=yes "${geometry[@]}" --I1=32768,8,64 \
+      --cachegrind-out-file=/dev/null "$work/$program")
+    cg=$(printf '%s\n' $cg "$one" | sort -g | head -n 1)
+    one=$(seconds "$work/cats.out" "$bin" simulate "$src" -D N="$size" --compiler gcc -O2 "${geometry[@]}" --threads "$threads" --format json \
+      -o "$work/$program.json")
+    cats=$(printf '%s\n' $cats "$one" | sort -g | head -n 1)
+  done
   accesses=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['accesses'])" "$work/$program.json")
   python3 - "$program" "$size" "$cg" "$cats" "$accesses" >>"$rows" <<'PY'
 import json, sys
@@ -68,7 +75,7 @@ r = json.loads(sys.stdin.read())
 print('%-16s %8d %9.2fs %9.2fs %7.3fx %12d %10.0f' % (r['kernel'], r['N'], r['cachegrind_s'], r['cats_s'], r['ratio'],
       r['accesses'], r['accesses'] / max(r['cats_s'], 1e-9) / 1e6))" >&2
 done
-python3 - "$rows" "$json" "$bin" "$threads" <<'PY'
+python3 - "$rows" "$json" "$bin" "$threads" "$repeat" <<'PY'
 import json, math, platform, sys, datetime
 rows = [json.loads(line) for line in open(sys.argv[1]) if line.strip()]
 if not rows:
@@ -76,7 +83,7 @@ if not rows:
 geomean = math.exp(sum(math.log(max(r["ratio"], 1e-9)) for r in rows) / len(rows))
 worst = max(rows, key=lambda r: r["ratio"])
 summary = {"format": "cats-static-speed-corpus", "version": 1, "binary": sys.argv[3], "threads": int(sys.argv[4]),
-           "machine": platform.node(), "processor": platform.processor() or platform.machine(),
+           "repeat": int(sys.argv[5]), "machine": platform.node(), "processor": platform.processor() or platform.machine(),
            "date": datetime.date.today().isoformat(), "geomean_ratio": geomean,
            "worst": {"kernel": worst["kernel"], "ratio": worst["ratio"]},
            "slower_than_cachegrind": [r["kernel"] for r in rows if r["ratio"] > 1.0], "rows": rows}
