@@ -6,6 +6,9 @@
 #include "cache/mru_hierarchy.hpp"
 #include "sim/simulate.hpp"
 
+#include <algorithm>
+#include <bit>
+
 namespace cats::sim {
 
 /* Adds the demand access of every level "outcome" touched to "counts". Like Cachegrind, a
@@ -40,6 +43,19 @@ inline void attributeMru(const cache::MruOutcome& outcome, std::size_t levels, b
     if (!(outcome.missed >> k & 1)) break;
     c.writeMisses += isWrite;
     c.readMisses += !isWrite;
+  }
+}
+
+/* A demand access reaches a level only when the level above missed it, so a fast-engine
+   outcome's accessed and missed bits are prefixes (an access across lines ORs two, again a
+   prefix) and the number of levels it missed says all attributeMru adds. */
+inline std::size_t missedLevels(const cache::MruOutcome& outcome) { return static_cast<std::size_t>(std::bit_width(outcome.missed)); }
+
+/* attributeMru "times" over, for an outcome that missed "missed" levels (missedLevels). */
+inline void attributeMruTimes(std::size_t missed, std::size_t levels, bool isWrite, LevelCounts* counts, std::uint64_t times) {
+  for (std::size_t k = 0; k < std::min(missed + 1, levels); ++k) {
+    (isWrite ? counts[k].writes : counts[k].reads) += times;
+    if (k < missed) (isWrite ? counts[k].writeMisses : counts[k].readMisses) += times;
   }
 }
 

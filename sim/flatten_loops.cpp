@@ -42,7 +42,7 @@ class EscapingSlots {
       if (const auto* a = std::get_if<AccessOp>(&op.value)) {
         formula(a->offset, bound);
         formula(a->value, bound);  // the value it stores, and the index it draws by, read slots too
-        if (a->randomOffset && a->draw < draws_.size()) formula(draws_[a->draw].indexFormula, bound);
+        if (a->randomOffset) formula(draws_[a->draw].indexFormula, bound);
       } else if (const auto* al = std::get_if<AllocOp>(&op.value)) {
         formula(al->sizeBytes, bound);
       } else if (const auto* l = std::get_if<LoopOp>(&op.value)) {
@@ -66,20 +66,28 @@ class EscapingSlots {
    slot. Such a draw does not stop the loop from being written out (kmeans's sums[label[i]][d]). */
 bool drawOutlives(const DrawGroup& g, int slot) { return std::max(g.refreshSlot, 0) != slot && !g.indexFormula.usesSlot(slot); }
 
+/* What decides whether a loop of the program can be written out. */
+struct Writable {
+  const std::vector<DrawGroup>& draws;
+  EscapingSlots escaping;
+  bool keepLibraryLoops;
+};
+
 /* Accesses only, each with a linear offset and no draw the loop over "slot" renews: what can be
    written out. */
 bool plainAccesses(const Block& b, const std::vector<DrawGroup>& draws, int slot) {
   return std::all_of(b.begin(), b.end(), [&](const Op& op) {
     const auto* a = std::get_if<AccessOp>(&op.value);
-    return a && !a->recordsValue && a->offset.isLinear() && (!a->randomOffset || (a->draw < draws.size() && drawOutlives(draws[a->draw], slot)));
+    return a && !a->recordsValue && a->offset.isLinear() && (!a->randomOffset || drawOutlives(draws[a->draw], slot));
   });
 }
 
 /* The trip count of "l" when it can be written out in at most kMaxWrittenOut accesses. */
-std::optional<std::int64_t> writableTrips(const LoopOp& l, const std::vector<DrawGroup>& draws, const EscapingSlots& escaping, bool keepLibraryLoops) {
-  if (escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment || !l.carried.empty()) return std::nullopt;
-  if (keepLibraryLoops && !l.library.empty()) return std::nullopt;
-  if (!plainAccesses(l.pre, draws, l.slot) || !plainAccesses(l.body, draws, l.slot) || !plainAccesses(l.post, draws, l.slot)) return std::nullopt;
+std::optional<std::int64_t> writableTrips(const LoopOp& l, const Writable& w) {
+  if (w.escaping.escapes(l.slot) || !l.header.empty() || l.tripsFromData || l.segment || !l.carried.empty()) return std::nullopt;
+  if (w.keepLibraryLoops && !l.library.empty()) return std::nullopt;
+  for (const Block* b : {&l.pre, &l.body, &l.post})
+    if (!plainAccesses(*b, w.draws, l.slot)) return std::nullopt;
   auto start = l.start.constantValue(), end = l.end.constantValue(), step = l.step.constantValue();
   if (!start || !end || !step) return std::nullopt;
   // As AddressStream::enterLoop counts them.
@@ -100,30 +108,30 @@ void appendAt(const Block& from, int slot, std::int64_t value, Block& out) {
   }
 }
 
-bool anySmallLoop(const Block& b, const std::vector<DrawGroup>& draws, const EscapingSlots& escaping, bool keepLibraryLoops) {
+bool anySmallLoop(const Block& b, const Writable& w) {
   for (const Op& op : b) {
     if (const auto* l = std::get_if<LoopOp>(&op.value)) {
-      if (writableTrips(*l, draws, escaping, keepLibraryLoops)) return true;
+      if (writableTrips(*l, w)) return true;
       for (const Block* inner : {&l->pre, &l->header, &l->body, &l->post})
-        if (anySmallLoop(*inner, draws, escaping, keepLibraryLoops)) return true;
+        if (anySmallLoop(*inner, w)) return true;
     } else if (const auto* br = std::get_if<BranchOp>(&op.value)) {
       for (const Arm& arm : br->arms)
-        if (anySmallLoop(arm.body, draws, escaping, keepLibraryLoops)) return true;
+        if (anySmallLoop(arm.body, w)) return true;
     } else if (const auto* f = std::get_if<FrameOp>(&op.value)) {
-      if (anySmallLoop(f->body, draws, escaping, keepLibraryLoops)) return true;
+      if (anySmallLoop(f->body, w)) return true;
     }
   }
   return false;
 }
 
 /* Inner loops first, so a loop of small loops can be written out in turn. */
-void flatten(Block& b, const std::vector<DrawGroup>& draws, const EscapingSlots& escaping, bool keepLibraryLoops) {
+void flatten(Block& b, const Writable& w) {
   Block out;
   out.reserve(b.size());
   for (Op& op : b) {
     if (auto* l = std::get_if<LoopOp>(&op.value)) {
-      for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, draws, escaping, keepLibraryLoops);
-      if (auto trips = writableTrips(*l, draws, escaping, keepLibraryLoops)) {
+      for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, w);
+      if (auto trips = writableTrips(*l, w)) {
         std::int64_t start = *l->start.constantValue(), step = *l->step.constantValue();
         if (*trips > 0) {
           appendAt(l->pre, l->slot, start, out);
@@ -133,9 +141,9 @@ void flatten(Block& b, const std::vector<DrawGroup>& draws, const EscapingSlots&
         continue;
       }
     } else if (auto* br = std::get_if<BranchOp>(&op.value)) {
-      for (Arm& arm : br->arms) flatten(arm.body, draws, escaping, keepLibraryLoops);
+      for (Arm& arm : br->arms) flatten(arm.body, w);
     } else if (auto* f = std::get_if<FrameOp>(&op.value)) {
-      flatten(f->body, draws, escaping, keepLibraryLoops);
+      flatten(f->body, w);
     }
     out.push_back(std::move(op));
   }
@@ -145,14 +153,14 @@ void flatten(Block& b, const std::vector<DrawGroup>& draws, const EscapingSlots&
 }  // namespace
 
 bool hasSmallLoops(const Program& program, bool keepLibraryLoops) {
-  EscapingSlots escaping(program);
-  return anySmallLoop(program.statics, program.draws, escaping, keepLibraryLoops) || anySmallLoop(program.body, program.draws, escaping, keepLibraryLoops);
+  const Writable w{program.draws, EscapingSlots(program), keepLibraryLoops};
+  return anySmallLoop(program.statics, w) || anySmallLoop(program.body, w);
 }
 
 Program flattenSmallLoops(Program program, bool keepLibraryLoops) {
-  EscapingSlots escaping(program);
-  flatten(program.statics, program.draws, escaping, keepLibraryLoops);
-  flatten(program.body, program.draws, escaping, keepLibraryLoops);
+  const Writable w{program.draws, EscapingSlots(program), keepLibraryLoops};
+  flatten(program.statics, w);
+  flatten(program.body, w);
   return program;
 }
 

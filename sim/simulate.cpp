@@ -290,9 +290,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     if constexpr (kMru) return cache::MruHierarchy::NewestHits(hierarchy);
     else return 0;
   }();
-  // The MRU engine's other outcomes: a demand access reaches each level below a miss, so an
-  // outcome is the number of levels it missed (0 .. levels), its accessed and missed bits
-  // prefixes (those of an access across lines, ORed, too).
+  // The MRU engine's other outcomes, per access and number of levels missed (missedLevels).
   const std::size_t patterns = levels + 1;
   if constexpr (kMru) {
     scratch.newest.assign(span.count, 0);
@@ -316,7 +314,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         missed |= outcome.missed;
         // Counted per access and number of levels missed (it reached the first level: a span's
         // accesses lie in the part that simulates them), added to its event at the end.
-        ++scratch.outcomes[k * patterns + static_cast<std::size_t>(std::bit_width(outcome.missed))];
+        ++scratch.outcomes[k * patterns + missedLevels(outcome)];
         continue;
       } else {
         feed(hierarchy, r, outcome);
@@ -370,17 +368,11 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, [&scratch](std::size_t k) {
                         return scratch.newest[k];
                       }));  // into the engine's counters and the events
-    for (std::size_t k = 0; k < span.count; ++k) {  // attributeMru, an outcome at a time
+    for (std::size_t k = 0; k < span.count; ++k) {
       const LeafAccess& a = span.accesses[k];
-      LevelCounts* event = &counts[static_cast<std::size_t>(a.tag) * levels];
-      for (std::size_t missedLevels = 0; missedLevels < patterns; ++missedLevels) {
-        const std::uint64_t times = scratch.outcomes[k * patterns + missedLevels];
-        if (times == 0) continue;
-        for (std::size_t j = 0; j < std::min(missedLevels + 1, levels); ++j) {
-          (a.write ? event[j].writes : event[j].reads) += times;
-          if (j < missedLevels) (a.write ? event[j].writeMisses : event[j].readMisses) += times;
-        }
-      }
+      for (std::size_t missed = 0; missed < patterns; ++missed)
+        if (const std::uint64_t times = scratch.outcomes[k * patterns + missed]; times != 0)
+          attributeMruTimes(missed, levels, a.write, &counts[static_cast<std::size_t>(a.tag) * levels], times);
     }
   }
   bulk += counted;

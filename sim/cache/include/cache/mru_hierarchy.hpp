@@ -57,11 +57,7 @@ class MruHierarchy {
     bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       return accessUncounted(address, size, isWrite, out) && counted(isWrite);
     }
-    /// access() of an access the caller knows to lie within one line (and not to be empty).
-    bool accessInLine(std::uint64_t address, bool isWrite, MruOutcome& out) {
-      return accessInLineUncounted(address, isWrite, out) && counted(isWrite);
-    }
-    /// access() and accessInLine() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
+    /// access() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
     bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       if (size == 0 || ((address + size - 1) >> lineBits_) != address >> lineBits_) {
         engine_->accessSlow(address, size, isWrite, out);
@@ -69,6 +65,7 @@ class MruHierarchy {
       }
       return accessInLineUncounted(address, isWrite, out);
     }
+    /// accessUncounted() of an access the caller knows to lie within one line (and not to be empty).
     bool accessInLineUncounted(std::uint64_t address, bool isWrite, MruOutcome& out) {
       const std::uint64_t line = address >> lineBits_;
       std::uint64_t* row = slots_ + (line & setMask_) * ways_;
