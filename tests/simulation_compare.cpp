@@ -63,6 +63,14 @@ std::vector<cache::HierarchyConfig> policyConfigurations() {
           c.seed = 7;
           out.push_back(c);
         }
+  // Two eight-way levels, LRU: the fast engine's written-out paths (the first level's scan inline
+  // in the stream's loops, MruHierarchy::NewestHits), small enough to miss, evict and purge.
+  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
+    cache::HierarchyConfig c;
+    c.levels = {level("D1", 512, 8, 32), level("LL", 2048, 8, 32)};
+    c.inclusion = inclusion;
+    out.push_back(c);
+  }
   cache::HierarchyConfig one;  // one level, the fast engine's configuration
   one.levels = {level("D1", 1024, 4, 64)};
   out.push_back(one);

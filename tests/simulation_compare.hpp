@@ -26,7 +26,8 @@ using ModelCheck = std::function<void(const sim::Program&, std::size_t events, c
 void forEachModel(const std::string& path, const std::map<std::string, std::string>& defines, const ModelCheck& check);
 
 /// Small two-level caches (misses, evictions, thrashing sets) in every combination of replacement,
-/// inclusion, classification and write policy, and one single-level LRU cache.
+/// inclusion, classification and write policy, two eight-way LRU levels in each inclusion mode,
+/// and one single-level LRU cache.
 std::vector<cache::HierarchyConfig> policyConfigurations();
 
 }  // namespace cats::test

@@ -46,12 +46,19 @@ sim::SimulationResult checkSameSplit(const sim::Program& program, std::size_t ev
 }
 
 /* The fast engine's hierarchies: LRU, write-back, write-allocate, one line size, in the three
-   inclusion modes, small enough to miss, evict and purge; and Cachegrind's geometry. */
+   inclusion modes (two- and four-way, and two eight-way levels), small enough to miss, evict and
+   purge; and Cachegrind's geometry. */
 std::vector<cache::HierarchyConfig> splittableConfigurations() {
   std::vector<cache::HierarchyConfig> out;
   for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
     cache::HierarchyConfig c;
     c.levels = {level("D1", 512, 2, 32), level("LL", 4096, 4, 32)};
+    c.inclusion = inclusion;
+    out.push_back(c);
+  }
+  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
+    cache::HierarchyConfig c;  // two eight-way levels: the engine's written-out paths
+    c.levels = {level("D1", 512, 8, 32), level("LL", 2048, 8, 32)};
     c.inclusion = inclusion;
     out.push_back(c);
   }

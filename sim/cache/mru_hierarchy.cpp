@@ -4,6 +4,8 @@
 // first level's victim moves down.
 #include "cache/mru_hierarchy.hpp"
 
+#include "cache/mru_row.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
@@ -48,34 +50,18 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   firstStats_ = &stats_[0];
 }
 
+using mru_row::findWayIn;
+using mru_row::lineOf;
+using mru_row::shiftDown;
+using mru_row::touchLine;
+
 namespace {
-
-/* The line a slot word holds ((line + 1) << 1 | dirty). */
-[[gnu::always_inline]] inline std::uint64_t lineOf(std::uint64_t slot) { return (slot >> 1) - 1; }
-
-/* Room at way 0: ways 0..ways-2 move one way down, the last way's slot is overwritten. "Ways" > 0
-   fixes the associativity at compile time. */
-template <std::uint32_t Ways = 0>
-[[gnu::always_inline]] inline void shiftDown(std::uint64_t* row, std::uint32_t ways) {
-  const std::uint32_t count = Ways != 0 ? Ways : ways;
-#pragma GCC unroll 8
-  for (std::uint32_t w = count - 1; w > 0; --w) row[w] = row[w - 1];
-}
 
 /* The way of "row" holding "key", or "ways" if none. */
 std::uint32_t findWay(const std::uint64_t* row, std::uint32_t ways, std::uint64_t key) {
   std::uint32_t w = 0;
   while (w < ways && (row[w] & ~std::uint64_t{1}) != key) ++w;
   return w;
-}
-
-/* findWay() written out for "Ways" ways. */
-template <std::uint32_t Ways>
-[[gnu::always_inline]] inline std::uint32_t findWayIn(const std::uint64_t* row, std::uint64_t key) {
-#pragma GCC unroll 8
-  for (std::uint32_t w = 0; w < Ways; ++w)
-    if ((row[w] ^ key) < 2) return w;
-  return Ways;
 }
 
 /* findWay() for the inclusive purge, which looks every victim of a lower level up in the levels
@@ -129,52 +115,6 @@ void MruHierarchy::writeback(std::size_t k, std::uint64_t line) {
 }
 
 namespace {
-
-/* Scan and shift in one pass: each way takes its predecessor's slot as the scan goes, so a hit at
-   way w has shifted ways 0..w-1 down by then (and moves to way 0), and a miss has shifted the whole
-   row and leaves the victim in "carry" (half the work of a scan followed by a shift). "Ways" > 0
-   fixes the associativity at compile time, so the loop is written out. */
-template <std::uint32_t Ways>
-[[gnu::always_inline]] inline bool scanShiftWays(std::uint64_t* row, std::uint32_t ways, std::uint64_t key, std::uint64_t dirty,
-                                                 std::uint64_t& carry) {
-  const std::uint32_t count = Ways != 0 ? Ways : ways;
-  std::uint64_t held = row[0];
-#pragma GCC unroll 8
-  for (std::uint32_t w = 1; w < count; ++w) {
-    const std::uint64_t here = row[w];
-    row[w] = held;
-    if ((here ^ key) < 2) {  // the same line, dirty or not ("key" is clean)
-      row[0] = here | dirty;
-      return true;
-    }
-    held = here;
-  }
-  carry = held;
-  return false;
-}
-
-/* Eight ways, the commonest associativity, written out: a fifth fewer instructions per miss
-   (bench/cache_ir.sh). */
-[[gnu::always_inline]] inline bool scanShift(std::uint64_t* row, std::uint32_t ways, std::uint64_t key, std::uint64_t dirty,
-                                             std::uint64_t& carry) {
-  return ways == 8 ? scanShiftWays<8>(row, ways, key, dirty, carry) : scanShiftWays<0>(row, ways, key, dirty, carry);
-}
-
-/* A demand access of the line "key" (clean) to one level's set "row": on a hit the line becomes
-   the newest ("dirty" ORed in) and the result is true; on a miss the row is shifted, key | dirty
-   is the newest line and "carry" holds the line it displaced (0: that way was empty). */
-template <std::uint32_t Ways = 0>  // > 0: the associativity, known at compile time
-[[gnu::always_inline]] inline bool touchLine(std::uint64_t* row, std::uint32_t ways, std::uint64_t key, std::uint64_t dirty,
-                                             std::uint64_t& carry) {
-  carry = row[0];
-  if ((carry & ~std::uint64_t{1}) == key) {
-    row[0] = carry | dirty;
-    return true;
-  }
-  if (Ways != 0 ? scanShiftWays<Ways>(row, Ways, key, dirty, carry) : scanShift(row, ways, key, dirty, carry)) return true;
-  row[0] = key | dirty;
-  return false;
-}
 
 /* An access's outcome from one line's demand: the whole outcome when the access is one line
    ("Counted"), else ORed into what its other lines did. */
@@ -334,6 +274,13 @@ template <bool Count>
   out.missed = missed;
 }
 
+template <bool Counted>
+[[gnu::always_inline]] inline void MruHierarchy::countFirstMiss(bool isWrite) {
+  LevelStats& first = *firstStats_;
+  if constexpr (Counted) ++(isWrite ? first.writeMisses : first.readMisses);
+  first.bytesFromBelow += lineBytes_;
+}
+
 /* The first level's step of accessTwoLevels() and accessTwoExclusive(): counts the access; a hit
    sets "out" and gives null, a miss is counted and gives the set's row, the line newest in it
    and "victim" the slot it displaced. Not "Counted" (one line of an access across lines, which
@@ -348,8 +295,7 @@ template <bool Counted>
     setOutcome<Counted>(out, 1, 0);
     return nullptr;
   }
-  if constexpr (Counted) ++(isWrite ? first.writeMisses : first.readMisses);
-  first.bytesFromBelow += lineBytes_;
+  countFirstMiss<Counted>(isWrite);
   return row;
 }
 
@@ -360,6 +306,11 @@ template <bool Inclusive, bool Counted>
   const std::uint64_t key = (line + 1) << 1;
   std::uint64_t carry = 0;
   if (firstOfTwo<Counted>(line, key, isWrite, carry, out) == nullptr) return;  // a first-level hit
+  belowFirstOfTwo<Inclusive, Counted>(line, key, carry, out);
+}
+
+template <bool Inclusive, bool Counted>
+[[gnu::always_inline]] inline void MruHierarchy::belowFirstOfTwo(std::uint64_t line, std::uint64_t key, std::uint64_t carry, MruOutcome& out) {
   LevelStats& first = *firstStats_;
   LevelStats& second = stats_[1];
   if (carry != 0) {
@@ -416,6 +367,12 @@ template <bool Counted>
   std::uint64_t victim = 0;
   std::uint64_t* row = firstOfTwo<Counted>(line, key, isWrite, victim, out);
   if (row == nullptr) return;
+  belowFirstExclusive<Counted>(line, key, row, victim, isWrite, out);
+}
+
+template <bool Counted>
+[[gnu::always_inline]] inline void MruHierarchy::belowFirstExclusive(std::uint64_t line, std::uint64_t key, std::uint64_t* row, std::uint64_t victim,
+                                                                    bool isWrite, MruOutcome& out) {
   LevelStats& first = *firstStats_;
   LevelStats& second = stats_[1];
   if constexpr (Counted) ++second.reads;
@@ -447,6 +404,18 @@ template <bool Counted>
     }
   }
   row[0] = key | fetched | (isWrite ? 1 : 0);
+}
+
+void MruHierarchy::missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out) {
+  const std::uint64_t key = (line + 1) << 1;
+  row[0] = key | (isWrite ? 1 : 0);  // touchLine()'s miss, as firstOfTwo() would have left it
+  countFirstMiss<true>(isWrite);
+  switch (twoLevels_) {
+    case TwoLevels::No: break;  // not called (NewestHits checks)
+    case TwoLevels::NonInclusive: return belowFirstOfTwo<false, true>(line, key, carry, out);
+    case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, key, carry, out);
+    case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, key, row, carry, isWrite, out);
+  }
 }
 
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {

@@ -8,6 +8,7 @@
 
 #include "cache/config.hpp"
 #include "cache/hierarchy.hpp"
+#include "cache/mru_row.hpp"
 #include "cache/stats.hpp"
 
 #include <cstdint>
@@ -52,13 +53,13 @@ class MruHierarchy {
    public:
     explicit NewestHits(MruHierarchy& engine)
         : engine_(&engine), slots_(engine.firstSlots_), setMask_(engine.firstSetMask_), ways_(engine.firstWays_), lineBits_(engine.lineBits_),
-          stats_(engine.firstStats_) {}
+          stats_(engine.firstStats_), twoLevels_(engine.twoLevels_ != TwoLevels::No) {}
     /// As access(), but true (and "out" untouched) for a hit on the newest line of its set.
     bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       return accessUncounted(address, size, isWrite, out) && counted(isWrite);
     }
     /// access() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
-    bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+    [[gnu::always_inline]] bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       if (size == 0 || ((address + size - 1) >> lineBits_) != address >> lineBits_) {
         engine_->accessSlow(address, size, isWrite, out);
         return false;
@@ -66,15 +67,29 @@ class MruHierarchy {
       return accessInLineUncounted(address, isWrite, out);
     }
     /// accessUncounted() of an access the caller knows to lie within one line (and not to be empty).
-    bool accessInLineUncounted(std::uint64_t address, bool isWrite, MruOutcome& out) {
+    [[gnu::always_inline]] bool accessInLineUncounted(std::uint64_t address, bool isWrite, MruOutcome& out) {
       const std::uint64_t line = address >> lineBits_;
+      const std::uint64_t key = (line + 1) << 1;
       std::uint64_t* row = slots_ + (line & setMask_) * ways_;
-      if ((row[0] & ~std::uint64_t{1}) != (line + 1) << 1) {
+      if ((row[0] & ~std::uint64_t{1}) == key) {
+        row[0] |= isWrite ? 1 : 0;
+        return true;
+      }
+      if (!twoLevels_) {
         engine_->accessLine(line, isWrite, out);
         return false;
       }
-      row[0] |= isWrite ? 1 : 0;
-      return true;
+      // Two eight-way levels: a first-level hit below the newest line is settled here too (a
+      // call into the engine costs as much as the scan), counted as accessLine() counts it.
+      ++(isWrite ? stats_->writes : stats_->reads);
+      std::uint64_t carry = 0;
+      if (mru_row::scanShiftWays<8>(row, 8, key, isWrite ? 1 : 0, carry)) {
+        out.accessed = 1;
+        out.missed = 0;
+        return false;
+      }
+      engine_->missedFirstOfTwo(line, row, carry, isWrite, out);
+      return false;
     }
     /// Counts a hit on the newest line; true.
     bool counted(bool isWrite) {
@@ -94,6 +109,7 @@ class MruHierarchy {
     std::uint64_t ways_;
     std::uint32_t lineBits_;
     LevelStats* stats_;
+    bool twoLevels_;  // two eight-way levels: the first level's scan inline, missedFirstOfTwo() below it
     std::uint64_t reads_ = 0, writes_ = 0;
   };
 
@@ -153,6 +169,19 @@ class MruHierarchy {
   /// The first level's step of both; null on a hit (then "out" is set).
   template <bool Counted>
   std::uint64_t* firstOfTwo(std::uint64_t line, std::uint64_t key, bool isWrite, std::uint64_t& victim, MruOutcome& out);
+  /// firstOfTwo()'s count of a miss.
+  template <bool Counted>
+  void countFirstMiss(bool isWrite);
+  /// The rest of accessTwoLevels() after the first level missed and displaced "carry".
+  template <bool Inclusive, bool Counted>
+  void belowFirstOfTwo(std::uint64_t line, std::uint64_t key, std::uint64_t carry, MruOutcome& out);
+  /// The rest of accessTwoExclusive() after the first level missed: "row" its set, "victim" the slot it displaced.
+  template <bool Counted>
+  void belowFirstExclusive(std::uint64_t line, std::uint64_t key, std::uint64_t* row, std::uint64_t victim, bool isWrite, MruOutcome& out);
+  /// NewestHits's first-level miss when twoLevels_ says two eight-way levels: "row" (the line's
+  /// first-level set) has been scanned and shifted by mru_row::scanShiftWays<8> and "carry" is
+  /// the slot it displaced; the rest of accessLine(), counted.
+  void missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
   /// The first level's part of a demand access (not exclusive): true if it missed, after the fill
