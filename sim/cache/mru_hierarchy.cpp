@@ -52,6 +52,7 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
 
 using mru_row::findWayIn;
 using mru_row::lineOf;
+using mru_row::removeWay;
 using mru_row::shiftDown;
 using mru_row::touchLine;
 
@@ -113,29 +114,6 @@ void MruHierarchy::writeback(std::size_t k, std::uint64_t line) {
   s.bytesToBelow += lineBytes_;
   writeback(k + 1, line);
 }
-
-namespace {
-
-/* An access's outcome from one line's demand: the whole outcome when the access is one line
-   ("Counted"), else ORed into what its other lines did. */
-template <bool Counted>
-[[gnu::always_inline]] inline void setOutcome(MruOutcome& out, std::uint32_t accessed, std::uint32_t missed) {
-  if constexpr (Counted) {
-    out.accessed = accessed;
-    out.missed = missed;
-  } else {
-    out.accessed |= accessed;
-    out.missed |= missed;
-  }
-}
-
-/* Take way "w" out of "row", closing the gap: the ways after it move up, the last is empty. */
-void removeWay(std::uint64_t* row, std::uint32_t ways, std::uint32_t w) {
-  for (; w + 1 < ways; ++w) row[w] = row[w + 1];
-  row[ways - 1] = 0;
-}
-
-}  // namespace
 
 [[gnu::always_inline]] inline std::uint64_t MruHierarchy::purgeAbove(std::size_t k, std::uint64_t line) {
   const std::uint64_t key = (line + 1) << 1;
@@ -274,12 +252,6 @@ template <bool Count>
   out.missed = missed;
 }
 
-template <bool Counted>
-[[gnu::always_inline]] inline void MruHierarchy::countFirstMiss(bool isWrite) {
-  LevelStats& first = *firstStats_;
-  if constexpr (Counted) ++(isWrite ? first.writeMisses : first.readMisses);
-  first.bytesFromBelow += lineBytes_;
-}
 
 /* The first level's step of accessTwoLevels() and accessTwoExclusive(): counts the access; a hit
    sets "out" and gives null, a miss is counted and gives the set's row, the line newest in it
@@ -309,54 +281,6 @@ template <bool Inclusive, bool Counted>
   belowFirstOfTwo<Inclusive, Counted>(line, key, carry, out);
 }
 
-template <bool Inclusive, bool Counted>
-[[gnu::always_inline]] inline void MruHierarchy::belowFirstOfTwo(std::uint64_t line, std::uint64_t key, std::uint64_t carry, MruOutcome& out) {
-  LevelStats& first = *firstStats_;
-  LevelStats& second = stats_[1];
-  if (carry != 0) {
-    ++first.evictions;
-    if ((carry & 1) != 0) {  // evict(0, carry): written back into the second level, which keeps its order
-      ++first.writebacks;
-      first.bytesToBelow += lineBytes_;
-      ++second.writes;
-      std::uint64_t* row = secondSlots_ + (lineOf(carry) & secondSetMask_) * 8;
-      if (const std::uint32_t w = findWayIn<8>(row, carry & ~std::uint64_t{1}); w < 8) {
-        row[w] |= 1;
-      } else {
-        ++second.writeMisses;  // not allocated: on to memory
-        second.bytesToBelow += lineBytes_;
-      }
-    }
-  }
-  if constexpr (Counted) ++second.reads;
-  if (touchLine<8>(secondSlots_ + (line & secondSetMask_) * 8, 8, key, 0, carry)) {
-    setOutcome<Counted>(out, 3, 1);
-    return;
-  }
-  setOutcome<Counted>(out, 3, 3);
-  if constexpr (Counted) ++second.readMisses;
-  second.bytesFromBelow += lineBytes_;
-  if (carry == 0) return;
-  ++second.evictions;
-  if constexpr (Inclusive) {  // purgeAbove(1, victim): out of the first level, its dirty data into the victim
-    std::uint64_t* upper = firstSlots_ + (lineOf(carry) & firstSetMask_) * 8;
-    if (const std::uint32_t w = findWayIn<8>(upper, carry & ~std::uint64_t{1}); w < 8) {
-      const std::uint64_t dirty = upper[w] & 1;
-      removeWay(upper, 8, w);
-      ++first.invalidations;
-      if (dirty != 0) {
-        ++first.writebacks;
-        first.bytesToBelow += lineBytes_;
-        ++second.writes;
-        carry |= 1;
-      }
-    }
-  }
-  if ((carry & 1) != 0) {  // evict(1, victim): to memory
-    ++second.writebacks;
-    second.bytesToBelow += lineBytes_;
-  }
-}
 
 /* demandExclusive() and count() for two eight-way levels: the line found in the second level
    leaves it, the first level's victim moves down into it, and the second level's own victim
@@ -406,13 +330,28 @@ template <bool Counted>
   row[0] = key | fetched | (isWrite ? 1 : 0);
 }
 
+void MruHierarchy::writebackIntoSecond(std::uint64_t victim) {
+  LevelStats& first = *firstStats_;
+  LevelStats& second = stats_[1];
+  ++first.writebacks;
+  first.bytesToBelow += lineBytes_;
+  ++second.writes;
+  std::uint64_t* row = secondSlots_ + (lineOf(victim) & secondSetMask_) * 8;
+  if (const std::uint32_t w = findWayIn<8>(row, victim & ~std::uint64_t{1}); w < 8) {
+    row[w] |= 1;
+  } else {
+    ++second.writeMisses;  // not allocated: on to memory
+    second.bytesToBelow += lineBytes_;
+  }
+}
+
 void MruHierarchy::missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out) {
   const std::uint64_t key = (line + 1) << 1;
   row[0] = key | (isWrite ? 1 : 0);  // touchLine()'s miss, as firstOfTwo() would have left it
   countFirstMiss<true>(isWrite);
   switch (twoLevels_) {
     case TwoLevels::No: break;  // not called (NewestHits checks)
-    case TwoLevels::NonInclusive: return belowFirstOfTwo<false, true>(line, key, carry, out);
+    case TwoLevels::NonInclusive: return belowFirstOfTwo<false, true>(line, key, carry, out);  // NewestHits inlines it
     case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, key, carry, out);
     case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, key, row, carry, isWrite, out);
   }

@@ -53,7 +53,7 @@ class MruHierarchy {
    public:
     explicit NewestHits(MruHierarchy& engine)
         : engine_(&engine), slots_(engine.firstSlots_), setMask_(engine.firstSetMask_), ways_(engine.firstWays_), lineBits_(engine.lineBits_),
-          stats_(engine.firstStats_), twoLevels_(engine.twoLevels_ != TwoLevels::No) {}
+          stats_(engine.firstStats_), twoLevels_(engine.twoLevels_ != TwoLevels::No), nonInclusive_(engine.twoLevels_ == TwoLevels::NonInclusive) {}
     /// As access(), but true (and "out" untouched) for a hit on the newest line of its set.
     bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       return accessUncounted(address, size, isWrite, out) && counted(isWrite);
@@ -88,7 +88,10 @@ class MruHierarchy {
         out.missed = 0;
         return false;
       }
-      engine_->missedFirstOfTwo(line, row, carry, isWrite, out);
+      if (nonInclusive_)
+        engine_->missedFirstNonInclusive(line, row, carry, isWrite, out);
+      else
+        engine_->missedFirstOfTwo(line, row, carry, isWrite, out);
       return false;
     }
     /// Counts a hit on the newest line; true.
@@ -110,6 +113,7 @@ class MruHierarchy {
     std::uint32_t lineBits_;
     LevelStats* stats_;
     bool twoLevels_;  // two eight-way levels: the first level's scan inline, missedFirstOfTwo() below it
+    bool nonInclusive_;  // two eight-way levels, non-inclusive (Cachegrind's): the second level inline too
     std::uint64_t reads_ = 0, writes_ = 0;
   };
 
@@ -157,6 +161,18 @@ class MruHierarchy {
     std::vector<std::uint64_t> slots;  // per set, most recent first: (line + 1) << 1 | dirty, 0 = empty
   };
 
+  /// An access's outcome from one line's demand: the whole outcome when the access is one line
+  /// ("Counted"), else ORed into what its other lines did.
+  template <bool Counted>
+  static void setOutcome(MruOutcome& out, std::uint32_t accessed, std::uint32_t missed) {
+    if constexpr (Counted) {
+      out.accessed = accessed;
+      out.missed = missed;
+    } else {
+      out.accessed |= accessed;
+      out.missed |= missed;
+    }
+  }
   /// An access within one line that is not a hit on its set's newest line.
   void accessLine(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// accessLine() when twoLevels_ says the hierarchy is two eight-way levels, inclusive or not;
@@ -182,6 +198,12 @@ class MruHierarchy {
   /// first-level set) has been scanned and shifted by mru_row::scanShiftWays<8> and "carry" is
   /// the slot it displaced; the rest of accessLine(), counted.
   void missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
+  /// missedFirstOfTwo() for a non-inclusive hierarchy, inline: the commonest miss of the
+  /// commonest geometry (Cachegrind's) without a call, but for a dirty victim's write-back.
+  void missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
+  /// A dirty first-level victim (a slot word) written back into the second of two eight-way
+  /// levels, which keeps its order; counted there, and on to memory if that level lacks it.
+  void writebackIntoSecond(std::uint64_t victim);
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
   /// The first level's part of a demand access (not exclusive): true if it missed, after the fill
@@ -226,5 +248,60 @@ class MruHierarchy {
   std::uint32_t lineBits_ = 6;
   std::uint64_t lineBytes_ = 64;
 };
+
+// Inline for NewestHits (the stream's loops); the engine's other paths share them.
+
+template <bool Counted>
+[[gnu::always_inline]] inline void MruHierarchy::countFirstMiss(bool isWrite) {
+  LevelStats& first = *firstStats_;
+  if constexpr (Counted) ++(isWrite ? first.writeMisses : first.readMisses);
+  first.bytesFromBelow += lineBytes_;
+}
+
+template <bool Inclusive, bool Counted>
+[[gnu::always_inline]] inline void MruHierarchy::belowFirstOfTwo(std::uint64_t line, std::uint64_t key, std::uint64_t carry, MruOutcome& out) {
+  LevelStats& first = *firstStats_;
+  LevelStats& second = stats_[1];
+  if (carry != 0) {
+    ++first.evictions;
+    if ((carry & 1) != 0) writebackIntoSecond(carry);  // evict(0, carry)
+  }
+  if constexpr (Counted) ++second.reads;
+  if (mru_row::touchLine<8>(secondSlots_ + (line & secondSetMask_) * 8, 8, key, 0, carry)) {
+    setOutcome<Counted>(out, 3, 1);
+    return;
+  }
+  setOutcome<Counted>(out, 3, 3);
+  if constexpr (Counted) ++second.readMisses;
+  second.bytesFromBelow += lineBytes_;
+  if (carry == 0) return;
+  ++second.evictions;
+  if constexpr (Inclusive) {  // purgeAbove(1, victim): out of the first level, its dirty data into the victim
+    std::uint64_t* upper = firstSlots_ + (mru_row::lineOf(carry) & firstSetMask_) * 8;
+    if (const std::uint32_t w = mru_row::findWayIn<8>(upper, carry & ~std::uint64_t{1}); w < 8) {
+      const std::uint64_t dirty = upper[w] & 1;
+      mru_row::removeWay(upper, 8, w);
+      ++first.invalidations;
+      if (dirty != 0) {
+        ++first.writebacks;
+        first.bytesToBelow += lineBytes_;
+        ++second.writes;
+        carry |= 1;
+      }
+    }
+  }
+  if ((carry & 1) != 0) {  // evict(1, victim): to memory
+    ++second.writebacks;
+    second.bytesToBelow += lineBytes_;
+  }
+}
+
+[[gnu::always_inline]] inline void MruHierarchy::missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite,
+                                                                        MruOutcome& out) {
+  const std::uint64_t key = (line + 1) << 1;
+  row[0] = key | (isWrite ? 1 : 0);  // touchLine()'s miss, as firstOfTwo() would have left it
+  countFirstMiss<true>(isWrite);
+  belowFirstOfTwo<false, true>(line, key, carry, out);
+}
 
 }  // namespace cats::cache

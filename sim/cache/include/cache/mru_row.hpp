@@ -74,4 +74,10 @@ template <std::uint32_t Ways = 0>  // > 0: the associativity, known at compile t
   return false;
 }
 
+/* Take way "w" out of "row", closing the gap: the ways after it move up, the last is empty. */
+inline void removeWay(std::uint64_t* row, std::uint32_t ways, std::uint32_t w) {
+  for (; w + 1 < ways; ++w) row[w] = row[w + 1];
+  row[ways - 1] = 0;
+}
+
 }  // namespace cats::cache::mru_row
