@@ -55,7 +55,7 @@ class MruHierarchy {
         : engine_(&engine), slots_(engine.firstSlots_), setMask_(engine.firstSetMask_), ways_(engine.firstWays_), lineBits_(engine.lineBits_),
           stats_(engine.firstStats_), twoLevels_(engine.twoLevels_ != TwoLevels::No), nonInclusive_(engine.twoLevels_ == TwoLevels::NonInclusive) {}
     /// As access(), but true (and "out" untouched) for a hit on the newest line of its set.
-    bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+    [[gnu::always_inline]] bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       return accessUncounted(address, size, isWrite, out) && counted(isWrite);
     }
     /// access() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
