@@ -252,7 +252,6 @@ template <bool Count>
   out.missed = missed;
 }
 
-
 /* The first level's step of accessTwoLevels() and accessTwoExclusive(): counts the access; a hit
    sets "out" and gives null, a miss is counted and gives the set's row, the line newest in it
    and "victim" the slot it displaced. Not "Counted" (one line of an access across lines, which
@@ -280,7 +279,6 @@ template <bool Inclusive, bool Counted>
   if (firstOfTwo<Counted>(line, key, isWrite, carry, out) == nullptr) return;  // a first-level hit
   belowFirstOfTwo<Inclusive, Counted>(line, key, carry, out);
 }
-
 
 /* demandExclusive() and count() for two eight-way levels: the line found in the second level
    leaves it, the first level's victim moves down into it, and the second level's own victim
@@ -346,14 +344,11 @@ void MruHierarchy::writebackIntoSecond(std::uint64_t victim) {
 }
 
 void MruHierarchy::missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out) {
-  const std::uint64_t key = (line + 1) << 1;
-  row[0] = key | (isWrite ? 1 : 0);  // touchLine()'s miss, as firstOfTwo() would have left it
-  countFirstMiss<true>(isWrite);
   switch (twoLevels_) {
     case TwoLevels::No: break;  // not called (NewestHits checks)
-    case TwoLevels::NonInclusive: return belowFirstOfTwo<false, true>(line, key, carry, out);  // NewestHits inlines it
-    case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, key, carry, out);
-    case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, key, row, carry, isWrite, out);
+    case TwoLevels::NonInclusive: return missedFirstNonInclusive(line, row, carry, isWrite, out);  // NewestHits inlines it
+    case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, fillFirst(line, row, isWrite), carry, out);
+    case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, fillFirst(line, row, isWrite), row, carry, isWrite, out);
   }
 }
 

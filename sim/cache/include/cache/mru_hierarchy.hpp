@@ -23,6 +23,9 @@ struct MruOutcome {
 };
 
 class MruHierarchy {
+  // Two eight-way levels and their inclusion (twoLevels_): accessTwoLevels(), accessTwoExclusive().
+  enum class TwoLevels : std::uint8_t { No, NonInclusive, Inclusive, Exclusive };
+
  public:
   /// True if "config" is the configuration this engine implements.
   static bool supports(const HierarchyConfig& config);
@@ -53,7 +56,7 @@ class MruHierarchy {
    public:
     explicit NewestHits(MruHierarchy& engine)
         : engine_(&engine), slots_(engine.firstSlots_), setMask_(engine.firstSetMask_), ways_(engine.firstWays_), lineBits_(engine.lineBits_),
-          stats_(engine.firstStats_), twoLevels_(engine.twoLevels_ != TwoLevels::No), nonInclusive_(engine.twoLevels_ == TwoLevels::NonInclusive) {}
+          stats_(engine.firstStats_), twoLevels_(engine.twoLevels_) {}
     /// As access(), but true (and "out" untouched) for a hit on the newest line of its set.
     [[gnu::always_inline]] bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       return accessUncounted(address, size, isWrite, out) && counted(isWrite);
@@ -75,7 +78,7 @@ class MruHierarchy {
         row[0] |= isWrite ? 1 : 0;
         return true;
       }
-      if (!twoLevels_) {
+      if (twoLevels_ == TwoLevels::No) {
         engine_->accessLine(line, isWrite, out);
         return false;
       }
@@ -88,7 +91,7 @@ class MruHierarchy {
         out.missed = 0;
         return false;
       }
-      if (nonInclusive_)
+      if (twoLevels_ == TwoLevels::NonInclusive)  // Cachegrind's: the second level inline too
         engine_->missedFirstNonInclusive(line, row, carry, isWrite, out);
       else
         engine_->missedFirstOfTwo(line, row, carry, isWrite, out);
@@ -112,8 +115,7 @@ class MruHierarchy {
     std::uint64_t ways_;
     std::uint32_t lineBits_;
     LevelStats* stats_;
-    bool twoLevels_;  // two eight-way levels: the first level's scan inline, missedFirstOfTwo() below it
-    bool nonInclusive_;  // two eight-way levels, non-inclusive (Cachegrind's): the second level inline too
+    TwoLevels twoLevels_;  // the engine's: with two eight-way levels the first level's scan is inline here
     std::uint64_t reads_ = 0, writes_ = 0;
   };
 
@@ -201,6 +203,9 @@ class MruHierarchy {
   /// missedFirstOfTwo() for a non-inclusive hierarchy, inline: the commonest miss of the
   /// commonest geometry (Cachegrind's) without a call, but for a dirty victim's write-back.
   void missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
+  /// missedFirstOfTwo()'s first step: "line" (returned as its slot key) becomes the newest of
+  /// its first-level "row", the miss counted.
+  std::uint64_t fillFirst(std::uint64_t line, std::uint64_t* row, bool isWrite);
   /// A dirty first-level victim (a slot word) written back into the second of two eight-way
   /// levels, which keeps its order; counted there, and on to memory if that level lacks it.
   void writebackIntoSecond(std::uint64_t victim);
@@ -241,7 +246,6 @@ class MruHierarchy {
   std::uint64_t firstSetMask_ = 0;
   std::uint32_t firstWays_ = 0;
   LevelStats* firstStats_ = nullptr;
-  enum class TwoLevels : std::uint8_t { No, NonInclusive, Inclusive, Exclusive };
   TwoLevels twoLevels_ = TwoLevels::No;  // two eight-way levels: accessTwoLevels(), accessTwoExclusive()
   std::uint64_t* secondSlots_ = nullptr;
   std::uint64_t secondSetMask_ = 0;
@@ -298,10 +302,14 @@ template <bool Inclusive, bool Counted>
 
 [[gnu::always_inline]] inline void MruHierarchy::missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite,
                                                                         MruOutcome& out) {
+  belowFirstOfTwo<false, true>(line, fillFirst(line, row, isWrite), carry, out);
+}
+
+[[gnu::always_inline]] inline std::uint64_t MruHierarchy::fillFirst(std::uint64_t line, std::uint64_t* row, bool isWrite) {
   const std::uint64_t key = (line + 1) << 1;
   row[0] = key | (isWrite ? 1 : 0);  // touchLine()'s miss, as firstOfTwo() would have left it
   countFirstMiss<true>(isWrite);
-  belowFirstOfTwo<false, true>(line, key, carry, out);
+  return key;
 }
 
 }  // namespace cats::cache
