@@ -1,5 +1,5 @@
 // Runs Clang over every translation unit and lowers each function definition.
-#include "clang_compat.hpp"  // first: see the header
+#include "clang_tooling.hpp"  // first: see clang_compat.hpp
 #include "frontend/frontend.hpp"
 #include "clang_flags.hpp"
 #include "compile_database.hpp"

@@ -1,7 +1,7 @@
 // Reading a CMake or Bear compile_commands.json into one compile command per C file.
 #pragma once
 
-#include "clang_compat.hpp"  // first: see the header
+#include "clang_tooling.hpp"  // first: see clang_compat.hpp
 
 #include <memory>
 #include <string>

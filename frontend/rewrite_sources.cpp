@@ -1,7 +1,7 @@
 // The fixes of `review --fix-diff` applied to a C source through Clang's source ranges: the
 // statement or declaration is found by the location the IR recorded for it, every condition
 // for a plainly correct rewrite is checked, and the text is replaced by byte offsets.
-#include "clang_compat.hpp"  // first: see the header
+#include "clang_tooling.hpp"  // first: see clang_compat.hpp
 #include <clang/Frontend/ASTUnit.h>
 
 #include "clang_flags.hpp"
