@@ -1,5 +1,5 @@
-// Clang's driver and tooling headers, for the few files that run Clang rather than read its AST;
-// after clang_compat.hpp and, like it, before anything that pulls in GiNaC/CLN.
+// Clang's driver and tooling headers, for the few files that run Clang rather than read its AST.
+// Like clang_compat.hpp (which it includes first), it comes before anything that pulls in GiNaC/CLN.
 #pragma once
 
 #include "clang_compat.hpp"
