@@ -287,8 +287,12 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   // The MRU engine's newest-line hits settled in registers, counted per access and added to
   // their events at the end (scratch.newest[k]).
   auto newest = [&hierarchy] {
-    if constexpr (kMru) return cache::MruHierarchy::NewestHits(hierarchy);
-    else return 0;
+    if constexpr (kMru) {
+      return cache::MruHierarchy::NewestHits(hierarchy);
+    } else {
+      static_cast<void>(hierarchy);  // other engines have no such path (clang: unused capture)
+      return 0;
+    }
   }();
   // The MRU engine's other outcomes, per access and number of levels missed (missedLevels).
   const std::size_t patterns = levels + 1;
