@@ -286,13 +286,9 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   std::uint32_t missed = 0;  // the MRU engine's missed bits over the iteration
   // The MRU engine's newest-line hits settled in registers, counted per access and added to
   // their events at the end (scratch.newest[k]).
-  auto newest = [&hierarchy] {
-    if constexpr (kMru) {
-      return cache::MruHierarchy::NewestHits(hierarchy);
-    } else {
-      static_cast<void>(hierarchy);  // other engines have no such path (clang: unused capture)
-      return 0;
-    }
+  auto newest = [&] {  // a default capture: the general engines use none (clang warns of an unused one)
+    if constexpr (kMru) return cache::MruHierarchy::NewestHits(hierarchy);
+    else return 0;
   }();
   // The MRU engine's other outcomes, per access and number of levels missed (missedLevels).
   const std::size_t patterns = levels + 1;
