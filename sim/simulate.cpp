@@ -297,70 +297,102 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     scratch.outcomes.assign(span.count * patterns, 0);
   }
   const auto accessAt = [&span](std::size_t k) -> const LeafAccess& { return span.accesses[k]; };
-  // "inLines": every access of the span stays within one line in every iteration (no check per access).
-  const auto simulateIteration = [&](std::int64_t i, auto inLines) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
-    for (std::size_t k = 0; k < span.count; ++k) {
-      const Record r = span.accesses[k].at(i);
-      if constexpr (!kEvery) {
-        if (!mine(r)) continue;
-        ++own;
-      }
-      if constexpr (kMru) {
-        if (decltype(inLines)::value ? newest.accessInLineUncounted(r.address, r.write, outcome)
-                                     : newest.accessUncounted(r.address, r.bytes, r.write, outcome)) {
-          ++scratch.newest[k];
+  std::int64_t repeats = 0;  // iterations counted in bulk, on one thread
+  // Everything that walks the span's iterations, compiled once for any number of accesses
+  // ("fixed" 0) and, on the MRU engine, once for each number up to four: the accesses' bases and
+  // strides and their newest-line hit counts then stay in registers (docs/performance.md).
+  const auto walk = [&](auto fixed) __attribute__((always_inline)) {
+    constexpr std::size_t kFixed = decltype(fixed)::value;
+    const std::size_t count = kFixed != 0 ? kFixed : span.count;
+    std::array<LeafAccess, kFixed != 0 ? kFixed : 1> copied{};
+    std::array<std::uint64_t, kFixed != 0 ? kFixed : 1> newestHere{};
+    if constexpr (kFixed != 0) std::copy_n(span.accesses, kFixed, copied.begin());
+    const auto access = [&](std::size_t k) __attribute__((always_inline)) -> const LeafAccess& {
+      if constexpr (kFixed != 0) return copied[k];
+      return span.accesses[k];
+    };
+    // "inLines": every access of the span stays within one line in every iteration (no check per access).
+    const auto simulateIteration = [&](std::int64_t i, auto inLines) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
+#pragma GCC unroll 4
+      for (std::size_t k = 0; k < count; ++k) {
+        const Record r = access(k).at(i);
+        if constexpr (!kEvery) {
+          if (!mine(r)) continue;
+          ++own;
+        }
+        if constexpr (kMru) {
+          if (decltype(inLines)::value ? newest.accessInLineUncounted(r.address, r.write, outcome)
+                                       : newest.accessUncounted(r.address, r.bytes, r.write, outcome)) {
+            ++(kFixed != 0 ? newestHere[k] : scratch.newest[k]);
+            continue;
+          }
+          missed |= outcome.missed;
+          // Counted per access and number of levels missed (it reached the first level: a span's
+          // accesses lie in the part that simulates them), added to its event at the end.
+          ++scratch.outcomes[k * patterns + missedLevels(outcome)];
           continue;
-        }
-        missed |= outcome.missed;
-        // Counted per access and number of levels missed (it reached the first level: a span's
-        // accesses lie in the part that simulates them), added to its event at the end.
-        ++scratch.outcomes[k * patterns + missedLevels(outcome)];
-        continue;
-      } else {
-        feed(hierarchy, r, outcome);
-      }
-      attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
-    }
-  };
-  std::uint64_t counted = 0;
-  // Each loop below is compiled with and without the per-access line-crossing test.
-  const auto byCrossing = [neverCrosses = staysInLines(span, hierarchy)](auto loop) __attribute__((always_inline)) {
-    if (neverCrosses)
-      loop(std::true_type{});
-    else
-      loop(std::false_type{});
-  };
-  if (span.runLineBytes == 0) {
-    const std::int64_t end = span.current + span.iterations * span.step;
-    byCrossing([&](auto inLines) __attribute__((always_inline)) {
-      for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, inLines);
-    });
-  } else {
-    scratch.lines.start(span);
-    // Iterations counted in bulk: on one thread every access repeats in each; a part counts
-    // each access only while its line is the part's (the same throughout a run).
-    std::int64_t repeats = 0;
-    if constexpr (!kEvery) scratch.repeats.assign(span.count, 0);
-    byCrossing([&](auto inLines) __attribute__((always_inline)) {
-      for (std::int64_t t = 0; t < span.iterations; ++t) {
-        const std::int64_t i = span.current + t * span.step;
-        missed = 0;
-        simulateIteration(i, inLines);
-        const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
-        if (same < kMinSpanRun) continue;
-        const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
-        bool held = false;  // the first level is known to hold the iteration's lines without looking
-        if constexpr (kMru) held = hierarchy.firstLevelKeeps(span.count, missed);
-        if (!held && !holdsLines(hierarchy, span.count, recordAt, mine)) continue;
-        if constexpr (kEvery) {
-          repeats += same;
         } else {
-          for (std::size_t k = 0; k < span.count; ++k)
-            if (mine(recordAt(k))) scratch.repeats[k] += same;
+          feed(hierarchy, r, outcome);
         }
-        t += same;
+        attribute(outcome, levels, r.write, &counts[static_cast<std::size_t>(r.tag) * levels]);
       }
-    });
+    };
+    // Each loop below is compiled with and without the per-access line-crossing test.
+    const auto byCrossing = [neverCrosses = staysInLines(span, hierarchy)](auto loop) __attribute__((always_inline)) {
+      if (neverCrosses)
+        loop(std::true_type{});
+      else
+        loop(std::false_type{});
+    };
+    if (span.runLineBytes == 0) {
+      const std::int64_t end = span.current + span.iterations * span.step;
+      byCrossing([&](auto inLines) __attribute__((always_inline)) {
+        for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, inLines);
+      });
+    } else {
+      // Iterations counted in bulk: on one thread every access repeats in each; a part counts
+      // each access only while its line is the part's (the same throughout a run).
+      byCrossing([&](auto inLines) __attribute__((always_inline)) {
+        for (std::int64_t t = 0; t < span.iterations; ++t) {
+          const std::int64_t i = span.current + t * span.step;
+          missed = 0;
+          simulateIteration(i, inLines);
+          const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
+          if (same < kMinSpanRun) continue;
+          const auto recordAt = [&access, i](std::size_t k) { return access(k).at(i); };
+          bool held = false;  // the first level is known to hold the iteration's lines without looking
+          if constexpr (kMru) held = hierarchy.firstLevelKeeps(count, missed);
+          if (!held && !holdsLines(hierarchy, count, recordAt, mine)) continue;
+          if constexpr (kEvery) {
+            repeats += same;
+          } else {
+            for (std::size_t k = 0; k < count; ++k)
+              if (mine(recordAt(k))) scratch.repeats[k] += same;
+          }
+          t += same;
+        }
+      });
+    }
+    if constexpr (kFixed != 0)
+      for (std::size_t k = 0; k < kFixed; ++k) scratch.newest[k] += newestHere[k];
+  };
+  if (span.runLineBytes != 0) {
+    scratch.lines.start(span);
+    if constexpr (!kEvery) scratch.repeats.assign(span.count, 0);
+  }
+  if constexpr (kMru) {
+    switch (span.count) {
+      case 1: walk(std::integral_constant<std::size_t, 1>{}); break;
+      case 2: walk(std::integral_constant<std::size_t, 2>{}); break;
+      case 3: walk(std::integral_constant<std::size_t, 3>{}); break;
+      case 4: walk(std::integral_constant<std::size_t, 4>{}); break;
+      default: walk(std::integral_constant<std::size_t, 0>{});
+    }
+  } else {
+    walk(std::integral_constant<std::size_t, 0>{});
+  }
+  std::uint64_t counted = 0;
+  if (span.runLineBytes != 0) {
     const auto timesOf = [&](std::size_t k) { return kEvery ? repeats : scratch.repeats[k]; };
     counted = addFirstLevelHits(hierarchy, countFirstLevelHits(hierarchy, levels, counts, span.count, accessAt, timesOf));
   }
