@@ -210,7 +210,12 @@ class SpanLines {
     mask_ = mask;
     iterations_ = span.iterations;
     minLast_ = -1;
+    never_ = spans_ || leavesEveryIteration();
   }
+  /// True if sameAfter() is 0 after every iteration of the span: some access leaves its line (or
+  /// spans two) in every iteration, as in a stencil whose rows lie at different offsets in their
+  /// lines. The caller then need not ask.
+  bool never() const { return never_; }
   /// After iteration "t" of the span: how many iterations after it keep every access in its line.
   std::int64_t sameAfter(std::int64_t t) {
     if (t <= minLast_) return minLast_ - t;  // no access has left its line since the last look
@@ -235,6 +240,33 @@ class SpanLines {
   }
 
  private:
+  /* Whether every iteration has an access that is not in one line both in it and in the next:
+     with strides that divide the line, where the accesses stand in their lines repeats every
+     "period" iterations, so one period tells (longer periods are not looked at). */
+  [[gnu::noinline]] bool leavesEveryIteration() const {  // out of line: start() stays inlined
+    constexpr std::uint64_t kLongestPeriod = 16;
+    std::uint64_t period = 1;
+    for (const Track& track : tracks_) {
+      if (track.shift < 0 || (track.size & mask_) == 0) return false;
+      period = std::max(period, (mask_ + 1) >> track.shift);
+    }
+    if (period > kLongestPeriod) return false;
+    for (std::uint64_t t = 0; t < period; ++t) {
+      bool someLeaves = false;
+      for (const Track& track : tracks_) {
+        const std::int64_t here = track.moves * static_cast<std::int64_t>(t), next = here + track.moves;  // bytes moved
+        const std::uint64_t low = track.first + static_cast<std::uint64_t>(std::min(here, next));
+        const std::uint64_t high = track.last + static_cast<std::uint64_t>(std::max(here, next));
+        if (((low ^ high) & ~mask_) != 0) {
+          someLeaves = true;
+          break;
+        }
+      }
+      if (!someLeaves) return false;
+    }
+    return true;
+  }
+
   struct Track {
     std::uint64_t first, last;  // its first and last byte at iteration 0
     std::int64_t moves;         // bytes per iteration (not 0)
@@ -247,6 +279,7 @@ class SpanLines {
   std::int64_t iterations_ = 0;
   std::int64_t minLast_ = -1;  // the smallest lastSame of the tracks
   bool spans_ = false;         // an access that does not move spans two lines: no runs
+  bool never_ = false;         // no runs at all (never())
 };
 
 /* What a span needs besides the engine: where its accesses change lines, a part's bulk
@@ -344,7 +377,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
       else
         loop(std::false_type{});
     };
-    if (span.runLineBytes == 0) {
+    if (span.runLineBytes == 0 || scratch.lines.never()) {
       const std::int64_t end = span.current + span.iterations * span.step;
       byCrossing([&](auto inLines) __attribute__((always_inline)) {
         for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, inLines);

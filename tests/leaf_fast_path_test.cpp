@@ -671,6 +671,40 @@ TEST_CASE("a stride-1 leaf simulated in place counts most of its accesses in bul
   CHECK(fast.bulkAccesses == 2 * 4096 / 8 * 7);  // seven of every eight reads: the rest of each line after its first
 }
 
+TEST_CASE("a stencil leaf whose taps leave their lines in every iteration is simulated without looking for runs, exactly",
+          "[sim][simulate][fastpath]") {
+  // Taps x[i], x[i+1], ... of 8 bytes: tap d enters a new line where i + d is a multiple of 8.
+  // With eight taps one enters in every iteration, so no iteration is followed by one in the same
+  // lines (SpanLines::never); with seven, the iteration after each multiple of 8 is, and its
+  // accesses are counted in bulk.
+  for (const std::int64_t taps : {7, 8}) {
+    CAPTURE(taps);
+    sim::Program program;
+    program.containers.push_back(sim::ContainerPlan{"x", ir::ContainerKind::Global, 16384, 64, 0x10000, false});
+    sim::LoopOp leaf = countingLoop(2000);
+    leaf.slot = 1;
+    leaf.end = sim::Formula::linear(2000, {{2, 1}});  // slot 2 is 0: not constant, so not written out
+    for (std::int64_t d = 0; d < taps; ++d) {
+      sim::AccessOp tap;
+      tap.offset = sim::Formula::linear(8 * d, {{1, 8}});
+      tap.bytes = 8;
+      leaf.body.push_back(sim::Op{tap});
+    }
+    sim::LoopOp outer = countingLoop(2);  // two: a loop of three or more that repeats would be warped
+    outer.body.push_back(sim::Op{std::move(leaf)});
+    program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
+    program.slots = 3;
+    cache::HierarchyConfig config;
+    config.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
+    const sim::SimulationResult fast = checkSameSimulation(program, 1, config, sim::StreamOptions{});
+    CHECK(fast.accesses == static_cast<std::uint64_t>(2 * 2000 * taps));
+    if (taps == 8)
+      CHECK(fast.bulkAccesses == 0);
+    else
+      CHECK(fast.bulkAccesses >= static_cast<std::uint64_t>(2 * (2000 / 8 - 1) * taps));  // one iteration in eight
+  }
+}
+
 TEST_CASE("a run found in place is simulated when an inclusive last level's eviction took one of its lines from the first level",
           "[sim][simulate][fastpath]") {
   // a[i] stays in its line for eight iterations and hits in the first level, so the four-way last
