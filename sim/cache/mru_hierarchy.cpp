@@ -387,6 +387,19 @@ void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out)
 }
 
 void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
+  // The commonest case, a vector access split by a line boundary in two eight-way levels, with
+  // both lines' steps written out (what demandLines() does through its loop and switch).
+  const std::uint64_t line = address >> lineBits_;
+  if (size != 0 && ((address + size - 1) >> lineBits_) == line + 1) {
+    const auto twoLines = [&](auto inclusive) __attribute__((always_inline)) {
+      out.accessed = out.missed = 0;
+      accessTwoLevels<decltype(inclusive)::value, false>(line, isWrite, out);
+      accessTwoLevels<decltype(inclusive)::value, false>(line + 1, isWrite, out);
+      count(isWrite, out);
+    };
+    if (twoLevels_ == TwoLevels::NonInclusive) return twoLines(std::false_type{});
+    if (twoLevels_ == TwoLevels::Inclusive) return twoLines(std::true_type{});
+  }
   demandLines(address, size, isWrite, 0, 0, 0, out);  // one part: every line
   count(isWrite, out);
 }
