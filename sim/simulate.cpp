@@ -210,7 +210,9 @@ class SpanLines {
     mask_ = mask;
     iterations_ = span.iterations;
     minLast_ = -1;
-    never_ = spans_ || leavesEveryIteration();
+    periodic_ = !spans_ && tabulatePeriod();
+    never_ = spans_ || (periodic_ && std::all_of(same_.begin(), same_.begin() + static_cast<std::ptrdiff_t>(periodMask_ + 1),
+                                                 [](std::uint8_t s) { return s == 0; }));
   }
   /// True if sameAfter() is 0 after every iteration of the span: some access leaves its line (or
   /// spans two) in every iteration, as in a stencil whose rows lie at different offsets in their
@@ -218,6 +220,7 @@ class SpanLines {
   bool never() const { return never_; }
   /// After iteration "t" of the span: how many iterations after it keep every access in its line.
   std::int64_t sameAfter(std::int64_t t) {
+    if (periodic_) return same_[static_cast<std::uint64_t>(t) & periodMask_];
     if (t <= minLast_) return minLast_ - t;  // no access has left its line since the last look
     if (spans_) return 0;
     std::int64_t best = iterations_;
@@ -240,33 +243,36 @@ class SpanLines {
   }
 
  private:
-  /* Whether every iteration has an access that is not in one line both in it and in the next:
-     with strides that divide the line, where the accesses stand in their lines repeats every
-     "period" iterations, so one period tells (longer periods are not looked at). */
-  [[gnu::noinline]] bool leavesEveryIteration() const {  // out of line: start() stays inlined
-    constexpr std::uint64_t kLongestPeriod = 16;
+  /* With strides that divide the line, where the accesses stand in their lines repeats every
+     "period" iterations (line / smallest move): sameAfter() of one period, worked out once, is
+     then sameAfter() of every iteration (capped by the caller at the span's end). False, with
+     nothing kept, for other strides or periods longer than kLongestPeriod. */
+  bool tabulatePeriod() {
     std::uint64_t period = 1;
     for (const Track& track : tracks_) {
       if (track.shift < 0 || (track.size & mask_) == 0) return false;
       period = std::max(period, (mask_ + 1) >> track.shift);
     }
-    if (period > kLongestPeriod) return false;
+    if (tracks_.empty() || period > kLongestPeriod) return false;
+    periodMask_ = period - 1;
     for (std::uint64_t t = 0; t < period; ++t) {
-      bool someLeaves = false;
+      std::uint64_t same = period;  // more than any track's room
       for (const Track& track : tracks_) {
-        const std::int64_t here = track.moves * static_cast<std::int64_t>(t), next = here + track.moves;  // bytes moved
-        const std::uint64_t low = track.first + static_cast<std::uint64_t>(std::min(here, next));
-        const std::uint64_t high = track.last + static_cast<std::uint64_t>(std::max(here, next));
-        if (((low ^ high) & ~mask_) != 0) {
-          someLeaves = true;
+        const auto shift = static_cast<std::uint64_t>(track.moves * static_cast<std::int64_t>(t));
+        const std::uint64_t first = track.first + shift, last = track.last + shift;
+        if (((first ^ last) & ~mask_) != 0) {
+          same = 0;  // it spans two lines: no run after this iteration
           break;
         }
+        const std::uint64_t left = track.moves > 0 ? mask_ - (last & mask_) : first & mask_;  // bytes it may still move
+        same = std::min(same, left >> track.shift);
       }
-      if (!someLeaves) return false;
+      same_[t] = static_cast<std::uint8_t>(same);
     }
     return true;
   }
 
+  static constexpr std::uint64_t kLongestPeriod = 16;
   struct Track {
     std::uint64_t first, last;  // its first and last byte at iteration 0
     std::int64_t moves;         // bytes per iteration (not 0)
@@ -280,6 +286,9 @@ class SpanLines {
   std::int64_t minLast_ = -1;  // the smallest lastSame of the tracks
   bool spans_ = false;         // an access that does not move spans two lines: no runs
   bool never_ = false;         // no runs at all (never())
+  bool periodic_ = false;      // sameAfter() is same_[t mod period] (tabulatePeriod)
+  std::uint64_t periodMask_ = 0;
+  std::array<std::uint8_t, kLongestPeriod> same_{};
 };
 
 /* What a span needs besides the engine: where its accesses change lines, a part's bulk
