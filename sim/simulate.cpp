@@ -187,9 +187,11 @@ struct EveryRecord {
 };
 
 /* Where each access of a leaf span leaves its line, for finding runs of same-line iterations in
-   place: the iteration of the span (counted from 0) up to which each stays in its current line,
-   recomputed only when it has entered a new one. The arithmetic is movesWithinBlock's with each
-   stride's shift worked out once per span: calling it cost matmul_ikj 5 % more instructions. */
+   place. With strides that divide the line, one period of iterations is worked out at the start
+   and looked up after (tabulatePeriod; docs/performance.md, stop 37). Otherwise each access's
+   last iteration in its current line is recomputed when it has entered a new one. The arithmetic
+   is movesWithinBlock's with each stride's shift worked out once per span: calling it cost
+   matmul_ikj 5 % more instructions. */
 class SpanLines {
  public:
   void start(const LeafSpan& span) {
