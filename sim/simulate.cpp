@@ -248,14 +248,15 @@ class SpanLines {
   /* With strides that divide the line, where the accesses stand in their lines repeats every
      "period" iterations (line / smallest move): sameAfter() of one period, worked out once, is
      then sameAfter() of every iteration (capped by the caller at the span's end). False, with
-     nothing kept, for other strides or periods longer than kLongestPeriod. */
+     nothing kept, for other strides, periods longer than kLongestPeriod, or a period longer
+     than the span (working it out would cost more than tracking). */
   bool tabulatePeriod() {
     std::uint64_t period = 1;
     for (const Track& track : tracks_) {
       if (track.shift < 0 || (track.size & mask_) == 0) return false;
       period = std::max(period, (mask_ + 1) >> track.shift);
     }
-    if (tracks_.empty() || period > kLongestPeriod) return false;
+    if (tracks_.empty() || period > kLongestPeriod || static_cast<std::int64_t>(period) > iterations_) return false;
     periodMask_ = period - 1;
     for (std::uint64_t t = 0; t < period; ++t) {
       std::uint64_t same = period;  // more than any track's room
@@ -274,7 +275,7 @@ class SpanLines {
     return true;
   }
 
-  static constexpr std::uint64_t kLongestPeriod = 16;
+  static constexpr std::uint64_t kLongestPeriod = 64;  // a byte stride on 64-byte lines
   struct Track {
     std::uint64_t first, last;  // its first and last byte at iteration 0
     std::int64_t moves;         // bytes per iteration (not 0)

@@ -705,6 +705,37 @@ TEST_CASE("a stencil leaf whose taps leave their lines in every iteration is sim
   }
 }
 
+TEST_CASE("a byte stencil's runs come from a table of 64 iterations and count exactly as the plain path", "[sim][simulate][fastpath]") {
+  // Taps c[i + 3d] of one byte (a string scan): the accesses' places in their lines repeat every
+  // 64 iterations, the longest period SpanLines tabulates. Started at 5 so no tap is aligned.
+  sim::Program program;
+  program.containers.push_back(sim::ContainerPlan{"c", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
+  sim::LoopOp leaf = countingLoop(3000);
+  leaf.slot = 1;
+  leaf.start = sim::Formula::constant(5);
+  leaf.end = sim::Formula::linear(3005, {{2, 1}});  // slot 2 is 0: not constant, so not written out
+  for (std::int64_t d = 0; d < 3; ++d) {
+    sim::AccessOp tap;
+    tap.offset = sim::Formula::linear(3 * d, {{1, 1}});
+    tap.bytes = 1;
+    tap.tag = static_cast<std::uint32_t>(d);
+    tap.write = d == 2;
+    leaf.body.push_back(sim::Op{tap});
+  }
+  sim::LoopOp outer = countingLoop(2);  // two: a loop of three or more that repeats would be warped
+  outer.body.push_back(sim::Op{std::move(leaf)});
+  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
+  program.slots = 3;
+  for (const auto write : {cache::WritePolicy::WriteBack, cache::WritePolicy::WriteThrough}) {
+    cache::HierarchyConfig config;
+    config.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
+    config.levels[0].write = write;
+    const sim::SimulationResult fast = checkSameSimulation(program, 3, config, sim::StreamOptions{});
+    CHECK(fast.accesses == 2 * 3000 * 3);
+    if (write == cache::WritePolicy::WriteBack) CHECK(fast.bulkAccesses > 2 * 3000 * 3 / 2);  // 56 of every 64 iterations
+  }
+}
+
 TEST_CASE("a run found in place is simulated when an inclusive last level's eviction took one of its lines from the first level",
           "[sim][simulate][fastpath]") {
   // a[i] stays in its line for eight iterations and hits in the first level, so the four-way last
