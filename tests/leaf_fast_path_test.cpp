@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <random>
 #include <set>
+#include <vector>
 
 using namespace cats;
 using test::checkSameSimulation;
@@ -37,6 +38,24 @@ sim::LoopOp countingLoop(std::int64_t trips) {
   loop.end = sim::Formula::constant(trips);
   loop.step = sim::Formula::constant(1);
   return loop;
+}
+
+/* One container and a leaf over slot 1 from "start", "trips" iterations, making "accesses",
+   swept twice: two, since a loop of three or more that repeats would be warped. The leaf's end
+   names slot 2 (always 0), so it is not a constant loop and is not written out. */
+sim::Program leafSweptTwice(const sim::ContainerPlan& container, std::int64_t start, std::int64_t trips, const std::vector<sim::AccessOp>& accesses) {
+  sim::Program program;
+  program.containers.push_back(container);
+  sim::LoopOp leaf = countingLoop(trips);
+  leaf.slot = 1;
+  leaf.start = sim::Formula::constant(start);
+  leaf.end = sim::Formula::linear(start + trips, {{2, 1}});
+  for (const sim::AccessOp& a : accesses) leaf.body.push_back(sim::Op{a});
+  sim::LoopOp outer = countingLoop(2);
+  outer.body.push_back(sim::Op{std::move(leaf)});
+  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
+  program.slots = 3;
+  return program;
 }
 
 /* One leaf over slot 0 from "start" by "step" below "trips" (its end names slot 1, always 0,
@@ -650,19 +669,10 @@ TEST_CASE("runs of same-line iterations found inside leaf spans count exactly as
 }
 
 TEST_CASE("a stride-1 leaf simulated in place counts most of its accesses in bulk, exactly as the plain path", "[sim][simulate][fastpath]") {
-  sim::Program program;
-  program.containers.push_back(sim::ContainerPlan{"a", ir::ContainerKind::Global, 32768, 64, 0x10000, false});
-  sim::LoopOp leaf = countingLoop(4096);
-  leaf.slot = 1;
-  leaf.end = sim::Formula::linear(4096, {{2, 1}});  // slot 2 is 0: not constant, so not written out
   sim::AccessOp a;
   a.offset = sim::Formula::linear(0, {{1, 8}});
   a.bytes = 8;
-  leaf.body.push_back(sim::Op{a});
-  sim::LoopOp outer = countingLoop(2);  // two: a loop of three or more that repeats would be warped
-  outer.body.push_back(sim::Op{std::move(leaf)});
-  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
-  program.slots = 3;
+  const sim::Program program = leafSweptTwice({"a", ir::ContainerKind::Global, 32768, 64, 0x10000, false}, 0, 4096, {a});
   cache::HierarchyConfig config;
   config.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
   const sim::SimulationResult fast = checkSameSimulation(program, 1, config, sim::StreamOptions{});
@@ -679,21 +689,14 @@ TEST_CASE("a stencil leaf whose taps leave their lines in every iteration is sim
   // accesses are counted in bulk.
   for (const std::int64_t taps : {7, 8}) {
     CAPTURE(taps);
-    sim::Program program;
-    program.containers.push_back(sim::ContainerPlan{"x", ir::ContainerKind::Global, 16384, 64, 0x10000, false});
-    sim::LoopOp leaf = countingLoop(2000);
-    leaf.slot = 1;
-    leaf.end = sim::Formula::linear(2000, {{2, 1}});  // slot 2 is 0: not constant, so not written out
+    std::vector<sim::AccessOp> accesses;
     for (std::int64_t d = 0; d < taps; ++d) {
       sim::AccessOp tap;
       tap.offset = sim::Formula::linear(8 * d, {{1, 8}});
       tap.bytes = 8;
-      leaf.body.push_back(sim::Op{tap});
+      accesses.push_back(tap);
     }
-    sim::LoopOp outer = countingLoop(2);  // two: a loop of three or more that repeats would be warped
-    outer.body.push_back(sim::Op{std::move(leaf)});
-    program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
-    program.slots = 3;
+    const sim::Program program = leafSweptTwice({"x", ir::ContainerKind::Global, 16384, 64, 0x10000, false}, 0, 2000, accesses);
     cache::HierarchyConfig config;
     config.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
     const sim::SimulationResult fast = checkSameSimulation(program, 1, config, sim::StreamOptions{});
@@ -708,24 +711,16 @@ TEST_CASE("a stencil leaf whose taps leave their lines in every iteration is sim
 TEST_CASE("a byte stencil's runs come from a table of 64 iterations and count exactly as the plain path", "[sim][simulate][fastpath]") {
   // Taps c[i + 3d] of one byte (a string scan): the accesses' places in their lines repeat every
   // 64 iterations, the longest period SpanLines tabulates. Started at 5 so no tap is aligned.
-  sim::Program program;
-  program.containers.push_back(sim::ContainerPlan{"c", ir::ContainerKind::Global, 8192, 64, 0x10000, false});
-  sim::LoopOp leaf = countingLoop(3000);
-  leaf.slot = 1;
-  leaf.start = sim::Formula::constant(5);
-  leaf.end = sim::Formula::linear(3005, {{2, 1}});  // slot 2 is 0: not constant, so not written out
+  std::vector<sim::AccessOp> accesses;
   for (std::int64_t d = 0; d < 3; ++d) {
     sim::AccessOp tap;
     tap.offset = sim::Formula::linear(3 * d, {{1, 1}});
     tap.bytes = 1;
     tap.tag = static_cast<std::uint32_t>(d);
     tap.write = d == 2;
-    leaf.body.push_back(sim::Op{tap});
+    accesses.push_back(tap);
   }
-  sim::LoopOp outer = countingLoop(2);  // two: a loop of three or more that repeats would be warped
-  outer.body.push_back(sim::Op{std::move(leaf)});
-  program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(outer)}}, 0}});
-  program.slots = 3;
+  const sim::Program program = leafSweptTwice({"c", ir::ContainerKind::Global, 8192, 64, 0x10000, false}, 5, 3000, accesses);
   for (const auto write : {cache::WritePolicy::WriteBack, cache::WritePolicy::WriteThrough}) {
     cache::HierarchyConfig config;
     config.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
