@@ -234,12 +234,6 @@ template <bool Count>
 }
 
 [[gnu::always_inline]] inline void MruHierarchy::demand(std::uint64_t line, bool isWrite, MruOutcome& out) {
-  switch (twoLevels_) {  // the written-out paths, uncounted: one line of an access across lines
-    case TwoLevels::No: break;
-    case TwoLevels::NonInclusive: return accessTwoLevels<false, false>(line, isWrite, out);
-    case TwoLevels::Inclusive: return accessTwoLevels<true, false>(line, isWrite, out);
-    case TwoLevels::Exclusive: return accessTwoExclusive<false>(line, isWrite, out);
-  }
   if (inclusion_ == Inclusion::Exclusive) return demandExclusive(line, isWrite, out);
   // The fill below a first-level miss is a read. The outcome is kept in registers (written
   // through "out", it would be stored at every level).
@@ -382,24 +376,21 @@ void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out)
   out.accessed = out.missed = 0;
   const std::uint64_t end = address + (size == 0 ? 1 : size);
   const std::uint64_t first = address >> lineBits_, last = (end - 1) >> lineBits_;
-  for (std::uint64_t line = first; line <= last; ++line)
-    if ((((line << lineBits_) >> bit) & mask) == part) demand(line, isWrite, out);
+  // The engine's layout is decided once per access, not per line: two eight-way levels take
+  // their written-out paths, uncounted (most split accesses are a vector across a line boundary).
+  const auto eachLine = [&](auto demandLine) __attribute__((always_inline)) {
+    for (std::uint64_t line = first; line <= last; ++line)
+      if ((((line << lineBits_) >> bit) & mask) == part) demandLine(line);
+  };
+  switch (twoLevels_) {
+    case TwoLevels::NonInclusive: return eachLine([&](std::uint64_t line) { accessTwoLevels<false, false>(line, isWrite, out); });
+    case TwoLevels::Inclusive: return eachLine([&](std::uint64_t line) { accessTwoLevels<true, false>(line, isWrite, out); });
+    case TwoLevels::Exclusive: return eachLine([&](std::uint64_t line) { accessTwoExclusive<false>(line, isWrite, out); });
+    case TwoLevels::No: return eachLine([&](std::uint64_t line) { demand(line, isWrite, out); });
+  }
 }
 
 void MruHierarchy::accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
-  // The commonest case, a vector access split by a line boundary in two eight-way levels, with
-  // both lines' steps written out (what demandLines() does through its loop and switch).
-  const std::uint64_t line = address >> lineBits_;
-  if (size != 0 && ((address + size - 1) >> lineBits_) == line + 1) {
-    const auto twoLines = [&](auto inclusive) __attribute__((always_inline)) {
-      out.accessed = out.missed = 0;
-      accessTwoLevels<decltype(inclusive)::value, false>(line, isWrite, out);
-      accessTwoLevels<decltype(inclusive)::value, false>(line + 1, isWrite, out);
-      count(isWrite, out);
-    };
-    if (twoLevels_ == TwoLevels::NonInclusive) return twoLines(std::false_type{});
-    if (twoLevels_ == TwoLevels::Inclusive) return twoLines(std::true_type{});
-  }
   demandLines(address, size, isWrite, 0, 0, 0, out);  // one part: every line
   count(isWrite, out);
 }

@@ -223,7 +223,8 @@ class MruHierarchy {
                    MruOutcome& out);
   /// countAccess(), inlined into accessSlow().
   void count(bool isWrite, const MruOutcome& out);
-  /// Demand access of "line" from the first level down to the level that has it.
+  /// Demand access of "line" from the first level down to the level that has it, on the general
+  /// path (not two eight-way levels: demandLines() takes their written-out paths).
   void demand(std::uint64_t line, bool isWrite, MruOutcome& out);
   /// Level "k"'s replacement displaced "victim" (a slot word): out of the levels above when
   /// inclusive, then written back if dirty (the counting of the eviction is the caller's).
