@@ -213,13 +213,14 @@ class SpanLines {
     iterations_ = span.iterations;
     minLast_ = -1;
     periodic_ = !spans_ && tabulatePeriod();
-    never_ = spans_ || (periodic_ && std::all_of(same_.begin(), same_.begin() + static_cast<std::ptrdiff_t>(periodMask_ + 1),
-                                                 [](std::uint8_t s) { return s == 0; }));
   }
   /// True if sameAfter() is 0 after every iteration of the span: some access leaves its line (or
   /// spans two) in every iteration, as in a stencil whose rows lie at different offsets in their
   /// lines. The caller then need not ask.
-  bool never() const { return never_; }
+  bool never() const {
+    return spans_ || (periodic_ && std::all_of(same_.begin(), same_.begin() + static_cast<std::ptrdiff_t>(periodMask_ + 1),
+                                               [](std::uint8_t s) { return s == 0; }));
+  }
   /// After iteration "t" of the span: how many iterations after it keep every access in its line.
   std::int64_t sameAfter(std::int64_t t) {
     if (periodic_) return same_[static_cast<std::uint64_t>(t) & periodMask_];
@@ -288,7 +289,6 @@ class SpanLines {
   std::int64_t iterations_ = 0;
   std::int64_t minLast_ = -1;  // the smallest lastSame of the tracks
   bool spans_ = false;         // an access that does not move spans two lines: no runs
-  bool never_ = false;         // no runs at all (never())
   bool periodic_ = false;      // sameAfter() is same_[t mod period] (tabulatePeriod)
   std::uint64_t periodMask_ = 0;
   std::array<std::uint8_t, kLongestPeriod> same_{};
