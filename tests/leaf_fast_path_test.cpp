@@ -727,7 +727,7 @@ TEST_CASE("a byte stencil's runs come from a table of 64 iterations and count ex
     config.levels[0].write = write;
     const sim::SimulationResult fast = checkSameSimulation(program, 3, config, sim::StreamOptions{});
     CHECK(fast.accesses == 2 * 3000 * 3);
-    if (write == cache::WritePolicy::WriteBack) CHECK(fast.bulkAccesses > 2 * 3000 * 3 / 2);  // 56 of every 64 iterations
+    if (write == cache::WritePolicy::WriteBack) CHECK(fast.bulkAccesses > 2 * 3000 * 3 / 2);  // 61 of every 64 iterations: all but the three where a tap enters a line
   }
 }
 
