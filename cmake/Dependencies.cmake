@@ -35,8 +35,17 @@ if(CATS_STATIC_CLANG AND NOT CATS_SANITIZE)
   llvm_map_components_to_libnames(cats_llvm_components support option mc mcparser bitreader bitstreamreader core binaryformat
                                   remarks profiledata frontendopenmp demangle)
   set(cats_clang_libraries "-Wl,--start-group,${cats_clang_group},--end-group" ${cats_llvm_components})
-  message(STATUS "Clang and LLVM: static archives")
+  # GiNaC, CLN, isl and GMP too: their shared libraries cost every run about 1-2 ms of symbol
+  # lookups (9,000 of them) and page faults (docs/decisions.md, "Start-up: archives and no PIE").
+  foreach(archive ginac cln isl gmp)
+    find_library(CATS_${archive}_ARCHIVE lib${archive}.a REQUIRED)
+  endforeach()
+  set(cats_isl_libraries ${CATS_isl_ARCHIVE} ${CATS_gmp_ARCHIVE})
+  set(cats_ginac_libraries ${CATS_ginac_ARCHIVE} ${CATS_cln_ARCHIVE} ${CATS_gmp_ARCHIVE})
+  message(STATUS "Clang, LLVM, GiNaC, CLN, isl, GMP: static archives")
 else()
   set(cats_clang_libraries clang-cpp LLVM)
+  set(cats_isl_libraries PkgConfig::ISL)
+  set(cats_ginac_libraries PkgConfig::GINAC)
   message(STATUS "Clang and LLVM: shared libraries")
 endif()

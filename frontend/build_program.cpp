@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <vector>
 
 #ifndef CATS_CLANG_RESOURCE_DIR
 #error "CATS_CLANG_RESOURCE_DIR must be defined by the build"
@@ -68,8 +69,13 @@ class LoweringConsumer : public clang::ASTConsumer {
       return;
     }
     state_.program.files.push_back(file);
-    for (clang::Decl* decl : ast.getTranslationUnitDecl()->decls()) {
-      if (state_.isSystem(decl->getLocation())) continue;
+    // The unit's own declarations: noload_decls leaves a precompiled header's system
+    // declarations unread, and the parent map (allocatedElementType) then covers these alone.
+    std::vector<clang::Decl*> own;
+    for (clang::Decl* decl : ast.getTranslationUnitDecl()->noload_decls())
+      if (!state_.isSystem(decl->getLocation())) own.push_back(decl);
+    ast.setTraversalScope(own);
+    for (clang::Decl* decl : own) {
       if (auto* var = clang::dyn_cast<clang::VarDecl>(decl)) {
         recordDefault(var, ast);
         if (var->getType()->isArrayType() || var->getType()->isPointerType() || var->getType()->isRecordType() ||

@@ -4,11 +4,13 @@
 
 #include <isl/constraint.h>
 #include <isl/options.h>
+#include <isl/version.h>
 
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <numeric>
 #include <set>
 #include <sstream>
@@ -27,12 +29,17 @@ Ctx::~Ctx() { isl_ctx_free(ctx_); }
 
 void Ctx::resetBudget() const { isl_ctx_reset_operations(ctx_); }
 
+/* The wrong copy is libLLVM's (Polly's isl, built on imath); ours is Debian's libisl, shared or
+   linked from its archive into the executable, and built on GMP. */
 void checkIslLibrary() {
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&isl_ctx_alloc), &info) == 0 || !info.dli_fname) return;
-  std::string library = info.dli_fname;
-  if (library.find("libisl") == std::string::npos)
-    throw IslError("isl_ctx_alloc resolves to " + library + ", not libisl: link isl before LLVM (TOOLCHAIN.md)");
+  if (dladdr(reinterpret_cast<void*>(&isl_ctx_alloc), &info) != 0 && info.dli_fname &&
+      std::string(info.dli_fname).find("libLLVM") != std::string::npos)
+    throw IslError(std::string("isl_ctx_alloc resolves to ") + info.dli_fname + ", not libisl: link isl before LLVM (TOOLCHAIN.md)");
+  const char* version = isl_version();
+  if (!version || !std::strstr(version, "GMP"))
+    throw IslError(std::string("isl_version() is '") + (version ? version : "") +
+                   "', not Debian's libisl (GMP): link isl before LLVM (TOOLCHAIN.md)");
 }
 
 namespace {
