@@ -167,6 +167,23 @@ class DiagnosticStream {
   std::multiset<std::string> printed_;
 };
 
+/* Where preambles of system headers are kept (docs/decisions.md, "Header cache"):
+   CATS_STATIC_HEADER_CACHE (a directory, or "off"), else the user's cache directory. */
+std::optional<std::string> headerCacheDirectory() {
+  auto env = [](const char* name) -> std::optional<std::string> {
+    const char* value = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): read before any thread starts
+    if (!value || !*value) return std::nullopt;
+    return std::string(value);
+  };
+  if (auto chosen = env("CATS_STATIC_HEADER_CACHE")) {
+    if (*chosen == "off") return std::nullopt;
+    return chosen;
+  }
+  if (auto xdg = env("XDG_CACHE_HOME")) return *xdg + "/cats-static/headers";
+  if (auto home = env("HOME")) return *home + "/.cache/cats-static/headers";
+  return std::nullopt;
+}
+
 }  // namespace
 
 frontend::Options frontendOptions(const SourceArgs& args) {
@@ -175,6 +192,7 @@ frontend::Options frontendOptions(const SourceArgs& args) {
   options.compileCommandsDir = args.compileCommandsDir;
   options.includeDirs = args.includeDirs;
   options.entries = args.entries;
+  options.headerCache = headerCacheDirectory();
   std::map<std::string, std::int64_t> bindings;
   parseBindings(args, options, bindings);
   return options;
@@ -197,6 +215,7 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
   options.stackSlots = args.stackSlots;
   options.gccStackCode = args.gccStackCode;
   options.entries = args.entries;
+  options.headerCache = headerCacheDirectory();
   if (auto problem = parseBindings(args, options, outcome.bindings)) return usageError(*problem);
   trace::TracerOptions tracerOptions;
   tracerOptions.entries = args.entries;

@@ -5,6 +5,7 @@
 #include "compile_database.hpp"
 #include "function_builder.hpp"
 #include "function_table.hpp"
+#include "header_cache.hpp"
 #include "link_allocations.hpp"
 #include "link_function_pointers.hpp"
 #include "program_state.hpp"
@@ -117,7 +118,18 @@ class LoweringAction : public clang::ASTFrontendAction {
 class LoweringFactory : public clang::tooling::FrontendActionFactory {
  public:
   LoweringFactory(ProgramState& state, FunctionTable& table, const std::vector<std::string>& files)
-      : state_(state), table_(table), files_(files) {}
+      : state_(state), table_(table), files_(files) {
+    if (state.options.headerCache) headerCache_.emplace(*state.options.headerCache);
+  }
+
+  /// The compiler arguments of the unit about to run (the tool adjusts them just before).
+  void noteArguments(const clang::tooling::CommandLineArguments& arguments) { arguments_ = arguments; }
+
+  bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
+                     std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diagnostics) override {
+    if (headerCache_) headerCache_->prepare(*invocation, arguments_, pch);
+    return clang::tooling::FrontendActionFactory::runInvocation(std::move(invocation), files, std::move(pch), diagnostics);
+  }
 
   std::unique_ptr<clang::FrontendAction> create() override {
     ++started_;
@@ -137,6 +149,8 @@ class LoweringFactory : public clang::tooling::FrontendActionFactory {
   ProgramState& state_;
   FunctionTable& table_;
   const std::vector<std::string>& files_;
+  std::optional<HeaderCache> headerCache_;
+  std::vector<std::string> arguments_;
   std::size_t started_ = 0;
   std::size_t flushed_ = 0;
 };
@@ -201,6 +215,10 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);
   LoweringFactory factory(state, table, files);
+  tool.appendArgumentsAdjuster([&factory](const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
+    factory.noteArguments(args);
+    return args;
+  });
   tool.run(&factory);
   table.resolve(options.entries);
   modelProgramArguments(program);

@@ -83,10 +83,11 @@ ir::Program lowerSource(const std::string& code, sym::Context& ctx) {
   return frontend::buildProgram(frontendOptions({writeFile(tempDir(), "input.c", code)}, {}), ctx);
 }
 
-CliResult runCli(const std::string& args) {
+CliResult runCli(const std::string& args, const std::string& environment) {
   std::string dir = tempDir();
   std::string out = dir + "/stdout", err = dir + "/stderr";
-  std::string command = "cd '" + std::string(CATS_SOURCE_DIR) + "' && '" + CATS_STATIC_BINARY + "' " + args + " >'" + out + "' 2>'" + err + "'";
+  std::string command = "cd '" + std::string(CATS_SOURCE_DIR) + "' && " + environment + " '" + CATS_STATIC_BINARY + "' " + args + " >'" +
+                        out + "' 2>'" + err + "'";
   int status = std::system(command.c_str());
   CliResult r;
   r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -39,8 +39,9 @@ struct CliResult {
   std::string out;
   std::string err;
 };
-/// Runs cats-static with "args" (shell-quoted by the caller where needed) from the source tree.
-CliResult runCli(const std::string& args);
+/// Runs cats-static with "args" (shell-quoted by the caller where needed) from the source tree,
+/// with "environment" (NAME=VALUE words for the shell) added to its environment.
+CliResult runCli(const std::string& args, const std::string& environment = {});
 
 /// Access events of "trace" as one line each: "function line:col mode text -> container class [stride] [flags]".
 std::vector<std::string> accessLines(const trace::Trace& trace);

@@ -40,6 +40,9 @@ struct Options {
   /// address of a compound-assigned element computed twice (`C[i][j] += x` loads i and j twice).
   bool gccStackCode = false;
   std::vector<std::string> entries;               // --entry: picks one of several definitions of a name
+  /// Directory of precompiled system-header preambles kept between runs (docs/decisions.md,
+  /// "Header cache"); none: every header is parsed on every run. The result is the same.
+  std::optional<std::string> headerCache;
   /// Called with each diagnostic as soon as its translation unit is done (streaming to the user).
   std::function<void(const ir::Diagnostic&)> onDiagnostic;
   /// Called before each translation unit is parsed: 1-based index, count, file as displayed.
