@@ -75,7 +75,7 @@ Value FunctionBuilder::callOneOf(const clang::CallExpr* c, const std::vector<con
   branch.loc = loc(c->getBeginLoc());
   std::string names;
   auto before = env_;
-  std::vector<std::map<const clang::VarDecl*, Value>> after;
+  std::vector<VarMap<Value>> after;
   std::vector<Value> values;
   ir::Block* saved = current_;
   for (const clang::FunctionDecl* target : targets) {

@@ -158,7 +158,7 @@ void FunctionBuilder::switchStatement(const clang::SwitchStmt* s) {
   if (const auto* body = dyn_cast<clang::CompoundStmt>(s->getBody())) list.assign(body->body_begin(), body->body_end());
   else list.push_back(s->getBody());
   auto before = env_;
-  std::vector<std::map<const clang::VarDecl*, Value>> after;
+  std::vector<VarMap<Value>> after;
   bool hasDefault = false;
   std::size_t lowered = 0, budget = 4 * list.size() + 16;  // statements traced over all arms: fall-through copies them
   ++switchDepth_;

@@ -60,7 +60,7 @@ std::optional<Update> updateOf(const clang::Expr* e) {
 /// Every change of a local in a statement: assignments, ++/-- and taking its address.
 class AllChanges : public clang::RecursiveASTVisitor<AllChanges> {
  public:
-  std::map<const clang::VarDecl*, std::vector<const clang::Expr*>> changes;
+  VarMap<std::vector<const clang::Expr*>> changes;
 
   void add(const clang::Expr* target, const clang::Expr* at) {
     if (const auto* ref = dyn_cast<clang::DeclRefExpr>(target->IgnoreParenCasts()))
@@ -126,7 +126,7 @@ class InnerLoopChanges : public clang::RecursiveASTVisitor<InnerLoopChanges> {
 /// Whether an expression reads memory or a local in "changed" (then it is not loop-invariant).
 class VariesWith : public clang::RecursiveASTVisitor<VariesWith> {
  public:
-  VariesWith(const std::set<const clang::VarDecl*>& changed, bool memoryVaries, const KnownCall& knownCall)
+  VariesWith(const VarSet& changed, bool memoryVaries, const KnownCall& knownCall)
       : changed_(changed), memoryVaries_(memoryVaries), knownCall_(knownCall) {}
   bool varies = false;
   bool VisitDeclRefExpr(clang::DeclRefExpr* ref) {
@@ -142,7 +142,7 @@ class VariesWith : public clang::RecursiveASTVisitor<VariesWith> {
   }
 
  private:
-  const std::set<const clang::VarDecl*>& changed_;
+  const VarSet& changed_;
   bool memoryVaries_;
   const KnownCall& knownCall_;
 };
@@ -277,7 +277,7 @@ std::optional<CountedFor> countedFor(const clang::ForStmt* f, const InductionSca
   return CountedFor{start, test->bound, u.amount, u.sign, test->comparison, scan.changed};
 }
 
-bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries,
+bool variesIn(const clang::Expr* e, const VarSet& changed, clang::ASTContext& ast, bool memoryVaries,
               const KnownCall& knownCall) {
   VariesWith visitor(changed, memoryVaries, knownCall);
   visitor.TraverseStmt(const_cast<clang::Expr*>(e));

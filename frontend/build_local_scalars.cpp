@@ -20,7 +20,7 @@ namespace {
 /// Locals assigned by the init or increment of some for loop.
 class LoopControl : public clang::RecursiveASTVisitor<LoopControl> {
  public:
-  std::set<const clang::VarDecl*> found;
+  VarSet found;
 
   bool VisitForStmt(clang::ForStmt* s) {
     if (s->getInit()) collect(s->getInit());
@@ -44,7 +44,7 @@ class LoopControl : public clang::RecursiveASTVisitor<LoopControl> {
 
 }  // namespace
 
-std::set<const clang::VarDecl*> loopControlVariables(const clang::Stmt* body) {
+VarSet loopControlVariables(const clang::Stmt* body) {
   LoopControl visitor;
   if (body) visitor.TraverseStmt(const_cast<clang::Stmt*>(body));
   return visitor.found;

@@ -37,7 +37,7 @@ class AssignedVariables : public clang::RecursiveASTVisitor<AssignedVariables> {
 /// Local variables whose address is taken anywhere in a statement.
 class AddressTaken : public clang::RecursiveASTVisitor<AddressTaken> {
  public:
-  std::set<const clang::VarDecl*> found;
+  VarSet found;
   bool VisitUnaryOperator(clang::UnaryOperator* op) {
     if (op->getOpcode() != clang::UO_AddrOf) return true;
     if (const auto* ref = dyn_cast<clang::DeclRefExpr>(op->getSubExpr()->IgnoreParenImpCasts()))
@@ -53,7 +53,7 @@ class AddressTaken : public clang::RecursiveASTVisitor<AddressTaken> {
 class AddressPassed : public clang::RecursiveASTVisitor<AddressPassed> {
  public:
   explicit AddressPassed(const std::function<bool(clang::SourceLocation)>& isSystem) : isSystem_(isSystem) {}
-  std::set<const clang::VarDecl*> found;
+  VarSet found;
 
   bool VisitCallExpr(clang::CallExpr* c) {
     const clang::FunctionDecl* callee = c->getDirectCallee();
@@ -74,13 +74,13 @@ class AddressPassed : public clang::RecursiveASTVisitor<AddressPassed> {
   const std::function<bool(clang::SourceLocation)>& isSystem_;
 };
 
-std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem) {
+VarSet addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem) {
   AddressPassed visitor(isSystem);
   visitor.TraverseStmt(const_cast<clang::Stmt*>(body));
   return visitor.found;
 }
 
-std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body) {
+VarSet addressTakenLocals(const clang::Stmt* body) {
   AddressTaken visitor;
   visitor.TraverseStmt(const_cast<clang::Stmt*>(body));
   return visitor.found;
@@ -88,8 +88,8 @@ std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body) {
 
 
 std::vector<sym::Symbol> FunctionBuilder::forgetAssignedIn(const std::vector<const clang::Stmt*>& parts,
-                                                           const std::set<const clang::VarDecl*>& except, const ir::SourceLoc& where,
-                                                           const std::map<const clang::VarDecl*, std::string>& reasons) {
+                                                           const VarSet& except, const ir::SourceLoc& where,
+                                                           const VarMap<std::string>& reasons) {
   AssignedVariables assigned;
   for (const clang::Stmt* part : parts) assigned.TraverseStmt(const_cast<clang::Stmt*>(part));
   std::vector<sym::Symbol> varying;
@@ -148,8 +148,8 @@ sym::Condition FunctionBuilder::conditionAside(const clang::Expr* e) {
    `prev = at`). Loads must not be of memory the body writes or a call may write: the formula is
    evaluated at the end of the iteration, after those writes. A continue or a label gives the next
    iteration other values. "before": the values before the loop; "top": at the top of an iteration. */
-void FunctionBuilder::followRecurrences(ir::Loop& loop, const std::map<const clang::VarDecl*, Value>& before,
-                                        const std::map<const clang::VarDecl*, Value>& top, const clang::Stmt* body) {
+void FunctionBuilder::followRecurrences(ir::Loop& loop, const VarMap<Value>& before,
+                                        const VarMap<Value>& top, const clang::Stmt* body) {
   if (skipsRestOfBody(body)) return;
   std::set<std::string> written;
   bool calls = false;
@@ -236,8 +236,8 @@ static const clang::IfStmt* leadingExit(const LoopShape& shape, clang::ASTContex
 }
 
 /* The reasons, by variable, why changed locals of a loop are not induction variables. */
-static std::map<const clang::VarDecl*, std::string> rejectionReasons(const InductionScan& scan, const ProgramState& state) {
-  std::map<const clang::VarDecl*, std::string> out;
+static VarMap<std::string> rejectionReasons(const InductionScan& scan, const ProgramState& state) {
+  VarMap<std::string> out;
   for (const auto& [var, why] : scan.rejected) out[var] = why.second + " at " + state.location(why.first->getBeginLoc()).str();
   return out;
 }
@@ -301,7 +301,7 @@ void FunctionBuilder::loop(const LoopShape& shape) {
    counts, when each is a counted for loop whose start, bound and step are invariant in "outer"
    and in the loops around it. */
 std::optional<sym::Expr> FunctionBuilder::tripsThrough(const std::vector<const clang::Stmt*>& loops, const InductionScan& outer) {
-  std::set<const clang::VarDecl*> changed = outer.changed;
+  VarSet changed = outer.changed;
   sym::Expr trips = 1;
   for (const clang::Stmt* s : loops) {
     auto counted = countedFor(s, ast_, outer.knownCall);
@@ -370,8 +370,8 @@ std::string FunctionBuilder::exitText(const std::string& kind, const clang::Stmt
 }
 
 void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk>& walks, const ExitTest* test,
-                                  const std::map<const clang::VarDecl*, std::string>& reasons) {
-  std::set<const clang::VarDecl*> declaredBefore;
+                                  const VarMap<std::string>& reasons) {
+  VarSet declaredBefore;
   for (const auto& entry : env_) declaredBefore.insert(entry.first);
   ir::Loop loop;
   loop.loc = loc(shape.stmt->getBeginLoc());
@@ -403,8 +403,8 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
   } else {
     loop.bound = freshUnknown("trips", "trip count of the " + shape.kind + " at " + loop.loc.str() + ": " + noCount);
   }
-  std::set<const clang::VarDecl*> inductive;
-  std::map<const clang::VarDecl*, sym::Expr> top;
+  VarSet inductive;
+  VarMap<sym::Expr> top;
   for (const Walk& w : walks) {
     const clang::VarDecl* var = w.induction->update.var;
     inductive.insert(var);
@@ -481,7 +481,7 @@ void FunctionBuilder::countedLoop(const LoopShape& shape, const std::vector<Walk
 
 /* A variable declared before the loop that the body left holding a value of the iterator (`prev = f(i)`) has no such value
    after the loop, where the iterator does not exist: it becomes an unknown. */
-void FunctionBuilder::forgetIteratorAfter(const ir::Loop& loop, const std::set<const clang::VarDecl*>& declaredBefore) {
+void FunctionBuilder::forgetIteratorAfter(const ir::Loop& loop, const VarSet& declaredBefore) {
   if (!loop.iterator) return;
   for (auto& [var, value] : env_) {
     if (!declaredBefore.count(var)) continue;  // declared in the loop: out of scope after it

@@ -206,11 +206,11 @@ void FunctionBuilder::addressSlot(const clang::VarDecl* var) {
   arrays_.erase(var);
 }
 
-void FunctionBuilder::mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,
-                                        const std::vector<std::map<const clang::VarDecl*, Value>>& arms,
+void FunctionBuilder::mergeEnvironments(const VarMap<Value>& before,
+                                        const std::vector<VarMap<Value>>& arms,
                                         const ir::SourceLoc& where) {
-  std::map<const clang::VarDecl*, Value> merged = before;
-  std::set<const clang::VarDecl*> touched;
+  VarMap<Value> merged = before;
+  VarSet touched;
   for (const auto& arm : arms)
     for (const auto& [var, value] : arm)
       if (!before.count(var) || !before.at(var).sameAs(value)) touched.insert(var);
@@ -240,7 +240,7 @@ void FunctionBuilder::ifStatement(const clang::IfStmt* s) {
   branch.loc = loc(s->getBeginLoc());
   sym::Condition cond = condition(s->getCond());
   auto before = env_;
-  std::vector<std::map<const clang::VarDecl*, Value>> after;
+  std::vector<VarMap<Value>> after;
   std::string text = sourceText(s->getCond());
   guards_.push_back(text);
   branch.arms.push_back(ir::Arm{"then", cond, inBlock(s->getThen())});

@@ -21,7 +21,7 @@ using clang::dyn_cast;
 
 namespace {
 
-using Deps = std::set<const clang::VarDecl*>;
+using Deps = VarSet;
 
 /// What the walk learnt about one variable.
 struct VarFacts {
@@ -36,7 +36,7 @@ struct VarFacts {
 
 class CarriedWalk {
  public:
-  CarriedWalk(const clang::ASTContext& ast, const std::set<const clang::VarDecl*>& excluded) : ast_(ast), excluded_(excluded) {}
+  CarriedWalk(const clang::ASTContext& ast, const VarSet& excluded) : ast_(ast), excluded_(excluded) {}
 
   void statement(const clang::Stmt* s) {
     if (!s) return;
@@ -84,7 +84,7 @@ class CarriedWalk {
 
   /* The carried variables, classified, in declaration order. */
   std::vector<ir::CarriedScalar> result() const {
-    std::set<const clang::VarDecl*> carried;
+    VarSet carried;
     for (const auto& [var, f] : facts_)
       if (f.carried && f.reductionWrites + f.otherWrites > 0 && !declared_.count(var)) carried.insert(var);
     std::vector<std::pair<const clang::VarDecl*, ir::CarriedScalar>> out;
@@ -106,9 +106,9 @@ class CarriedWalk {
 
  private:
   const clang::ASTContext& ast_;
-  const std::set<const clang::VarDecl*>& excluded_;
-  std::set<const clang::VarDecl*> declared_;  // declared inside the loop: fresh every iteration
-  std::map<const clang::VarDecl*, VarFacts> facts_;
+  const VarSet& excluded_;
+  VarSet declared_;  // declared inside the loop: fresh every iteration
+  VarMap<VarFacts> facts_;
   std::vector<std::pair<llvm::FoldingSetNodeID, Deps>> stores_;  // elements stored so far, with what their values came from
   int conditional_ = 0;
 
@@ -293,7 +293,7 @@ class CarriedWalk {
 /* The local scalars the loop (test "cond", "body", increment "inc") carries from one iteration
    to the next, its induction variables ("inductions") left out. */
 std::vector<ir::CarriedScalar> carriedScalars(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc,
-                                              const std::set<const clang::VarDecl*>& inductions, const clang::ASTContext& ast) {
+                                              const VarSet& inductions, const clang::ASTContext& ast) {
   CarriedWalk walk(ast, inductions);
   walk.statement(cond);
   walk.statement(body);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "clang_compat.hpp"  // first: see the header
+#include "decl_order.hpp"
 #include "ir/ir.hpp"
 #include "library_calls.hpp"
 #include "program_state.hpp"
@@ -82,10 +83,10 @@ struct Walk {
 };
 
 /// Local variables of "body" whose address is taken (build_loops.cpp).
-std::set<const clang::VarDecl*> addressTakenLocals(const clang::Stmt* body);
+VarSet addressTakenLocals(const clang::Stmt* body);
 /// Local scalars of "body" whose address is an argument of a call to a function that is not a
 /// system or builtin one (build_loops.cpp).
-std::set<const clang::VarDecl*> addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem);
+VarSet addressPassedLocals(const clang::Stmt* body, const std::function<bool(clang::SourceLocation)>& isSystem);
 /// Linkage, inline hints, attributes and size of "decl" (function_traits.cpp).
 ir::FunctionTraits functionTraits(const clang::FunctionDecl& decl);
 
@@ -94,9 +95,9 @@ ir::FunctionTraits functionTraits(const clang::FunctionDecl& decl);
 /// before the write), or Unknown.
 ir::StoredValue storedValueOf(const clang::Expr* rhs, clang::QualType lhsType, clang::ASTContext& ast);
 /// Locals assigned by the init or increment of a for loop in "body" (build_local_scalars.cpp).
-std::set<const clang::VarDecl*> loopControlVariables(const clang::Stmt* body);
+VarSet loopControlVariables(const clang::Stmt* body);
 std::vector<ir::CarriedScalar> carriedScalars(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc,
-                                              const std::set<const clang::VarDecl*>& inductions, const clang::ASTContext& ast);
+                                              const VarSet& inductions, const clang::ASTContext& ast);
 
 class FunctionBuilder {
   friend class LoopBodyScope;
@@ -111,15 +112,15 @@ class FunctionBuilder {
   const clang::FunctionDecl& decl_;
   ir::Function function_;
   ir::Block* current_ = nullptr;
-  std::map<const clang::VarDecl*, Value> env_;                 // register locals and params
-  std::map<const clang::VarDecl*, ir::ContainerRef> arrays_;   // local arrays and in-memory scalars
-  std::set<const clang::VarDecl*> addressTaken_;               // locals whose address escapes
-  std::set<const clang::VarDecl*> addressPassed_;              // locals whose address an analysed callee receives
-  std::map<const clang::VarDecl*, ir::ContainerRef> slots_;    // their stack slots (register value kept in env_)
-  std::map<const clang::VarDecl*, ir::ContainerRef> shadows_;  // traceLocalScalars: containers of register scalars
-  std::set<const clang::VarDecl*> loopControl_;                // traceLocalScalars: never shadowed
+  VarMap<Value> env_;                 // register locals and params
+  VarMap<ir::ContainerRef> arrays_;   // local arrays and in-memory scalars
+  VarSet addressTaken_;               // locals whose address escapes
+  VarSet addressPassed_;              // locals whose address an analysed callee receives
+  VarMap<ir::ContainerRef> slots_;    // their stack slots (register value kept in env_)
+  VarMap<ir::ContainerRef> shadows_;  // traceLocalScalars: containers of register scalars
+  VarSet loopControl_;                // traceLocalScalars: never shadowed
   ir::Block localSlots_, parameterSlots_;                      // stackSlots: their allocations, hoisted to the entry
-  std::map<const clang::VarDecl*, std::vector<const clang::FunctionDecl*>> functionTargets_;
+  VarMap<std::vector<const clang::FunctionDecl*>> functionTargets_;
   std::optional<ir::ContainerRef> returned_;                   // container of every returned pointer so far
   bool returnsOther_ = false;                                  // some return is not such a pointer
   std::optional<sym::Expr> returnedScalar_;                    // integer value of every return so far
@@ -152,8 +153,8 @@ class FunctionBuilder {
   ir::Block inBlock(const clang::Stmt* s);
   void unsupported(const clang::Stmt* s, const std::string& message);
   void earlyExit(const std::string& kind, const clang::Stmt* s);
-  void mergeEnvironments(const std::map<const clang::VarDecl*, Value>& before,
-                         const std::vector<std::map<const clang::VarDecl*, Value>>& arms, const ir::SourceLoc& loc);
+  void mergeEnvironments(const VarMap<Value>& before,
+                         const std::vector<VarMap<Value>>& arms, const ir::SourceLoc& loc);
 
   // build_local_scalars.cpp
   void shadowLocalScalar(const clang::VarDecl* var);
@@ -167,21 +168,21 @@ class FunctionBuilder {
   void forLoop(const clang::ForStmt* s, bool parallel);
   void loop(const LoopShape& shape);
   void countedLoop(const LoopShape& shape, const std::vector<Walk>& walks, const ExitTest* test,
-                   const std::map<const clang::VarDecl*, std::string>& reasons);
+                   const VarMap<std::string>& reasons);
   void opaqueLoop(const clang::Stmt* s, const clang::Expr* cond, const clang::Stmt* body, const std::string& reason);
-  void forgetIteratorAfter(const ir::Loop& loop, const std::set<const clang::VarDecl*>& declaredBefore);
+  void forgetIteratorAfter(const ir::Loop& loop, const VarSet& declaredBefore);
   void lowerCondition(ir::Loop& loop, const clang::Expr* cond, bool beforeBody);
   sym::Expr boundOf(const ExitTest& test, const Walk& control, const ir::SourceLoc& where);
   std::string exitText(const std::string& kind, const clang::Stmt* s) const;
   Value valueAside(const clang::Expr* e);
   sym::Condition conditionAside(const clang::Expr* e);
-  void followRecurrences(ir::Loop& loop, const std::map<const clang::VarDecl*, Value>& before,
-                         const std::map<const clang::VarDecl*, Value>& top, const clang::Stmt* body);
+  void followRecurrences(ir::Loop& loop, const VarMap<Value>& before,
+                         const VarMap<Value>& top, const clang::Stmt* body);
   void keepTest(ir::Loop& loop, const sym::Condition& test, bool afterBody);
   void dropUnusedRecurrences(ir::Loop& loop);
   std::optional<sym::Expr> tripsThrough(const std::vector<const clang::Stmt*>& loops, const InductionScan& outer);
-  std::vector<sym::Symbol> forgetAssignedIn(const std::vector<const clang::Stmt*>& parts, const std::set<const clang::VarDecl*>& except,
-                                            const ir::SourceLoc& loc, const std::map<const clang::VarDecl*, std::string>& reasons = {});
+  std::vector<sym::Symbol> forgetAssignedIn(const std::vector<const clang::Stmt*>& parts, const VarSet& except,
+                                            const ir::SourceLoc& loc, const VarMap<std::string>& reasons = {});
 
   // build_expressions.cpp
   Value eval(const clang::Expr* e, const std::string& nameHint = {});

@@ -150,7 +150,7 @@ class OperationCounter {
 
   const clang::ASTContext& context_;
   int unrolling_ = 0;          // depth of unrolled copies being counted
-  std::set<const clang::VarDecl*> bodyLocals_;  // declared inside the outermost loop being unrolled
+  VarSet bodyLocals_;  // declared inside the outermost loop being unrolled
 };
 
 }  // namespace

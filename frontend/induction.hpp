@@ -2,6 +2,7 @@
 #pragma once
 
 #include "clang_compat.hpp"  // first: see the header
+#include "decl_order.hpp"
 #include "ir/ir.hpp"
 
 #include <functional>
@@ -40,9 +41,9 @@ using KnownCall = std::function<bool(const clang::CallExpr*)>;
 struct InductionScan {
   KnownCall knownCall;                // may be empty: every call varies
   std::vector<Induction> inductions;  // in source order
-  std::set<const clang::VarDecl*> changed;  // every local the loop changes (inductions included)
+  VarSet changed;  // every local the loop changes (inductions included)
   /// Why a changed local is not an induction variable, and where.
-  std::map<const clang::VarDecl*, std::pair<const clang::Stmt*, std::string>> rejected;
+  VarMap<std::pair<const clang::Stmt*, std::string>> rejected;
 };
 
 /// The loop's exit test: "induction <comparison> bound" with an invariant bound.
@@ -72,7 +73,7 @@ struct CountedFor {
   const clang::Expr* step = nullptr;   // nullptr: 1
   int sign = 1;
   ir::Comparison comparison = ir::Comparison::Less;
-  std::set<const clang::VarDecl*> changed;  // every local the loop changes
+  VarSet changed;  // every local the loop changes
 };
 std::optional<CountedFor> countedFor(const clang::Stmt* loop, clang::ASTContext& ast, const KnownCall& knownCall);
 /// The same with the loop's induction scan already made.
@@ -85,7 +86,7 @@ const clang::Stmt* skipsRestOfBody(const clang::Stmt* body);
 /// True if "e" calls (other than a "knownCall"), has side effects, names a local in "changed" or
 /// (with "memoryVaries") reads memory. A bound read from memory counts as invariant, as in a for
 /// loop's header.
-bool variesIn(const clang::Expr* e, const std::set<const clang::VarDecl*>& changed, clang::ASTContext& ast, bool memoryVaries,
+bool variesIn(const clang::Expr* e, const VarSet& changed, clang::ASTContext& ast, bool memoryVaries,
               const KnownCall& knownCall = {});
 
 }  // namespace cats::frontend

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "clang_compat.hpp"  // first: see the header
+#include "decl_order.hpp"
 #include "frontend/frontend.hpp"
 #include "ir/ir.hpp"
 
@@ -53,7 +54,7 @@ class ProgramState {
  private:
   clang::ASTContext* ast_ = nullptr;
   std::map<std::string, std::size_t> globalsByName_;
-  std::map<const clang::VarDecl*, std::size_t> staticLocals_;
+  VarMap<std::size_t> staticLocals_;
   std::set<std::string> reported_;  // diagnostics issued, so an expression lowered twice warns once
 };
 

@@ -24,7 +24,7 @@ cd "$corpus/debian"
 for p in "${debian[@]}"; do
   if compgen -G "${p}_*.dsc" >/dev/null; then continue; fi
   echo "fetch: apt-get source $p"
-  apt-get source -q "$p" >/dev/null
+  apt-get source -q "$p" >/dev/null 2>&1 || echo "fetch: $p is not available from the mirrors now; its units are skipped" >&2
 done
 cd "$corpus/npm"
 for p in "${npm[@]}"; do
