@@ -6,7 +6,7 @@ accesses, distinct source accesses, and the share of exact (not approximate) and
 With --simulate it runs `simulate` instead: the parameters a run says have no value are bound to
 --value (default 64) and the unit is run again (up to four rounds); it reports the status, the
 time of the last round, the simulated accesses and how many parameters were bound."""
-import argparse, glob, json, os, re, subprocess, sys, tempfile, time
+import argparse, glob, json, os, re, shutil, subprocess, sys, tempfile, time
 
 MISSING = re.compile(r"bind (?:it|them) with((?: -D [A-Za-z_][A-Za-z_0-9]*=VALUE)+)")
 
@@ -125,12 +125,16 @@ def main():
     p.add_argument("--json", help="write every unit's figures here")
     p.add_argument("--simulate", action="store_true", help="run simulate, binding the parameters it names, instead of analyze")
     p.add_argument("--value", type=int, default=64, help="with --simulate: the value of every parameter bound")
+    p.add_argument("--header-cache-check", action="store_true",
+                   help="analyse every unit with the header cache off, cold and warm, and report any difference")
     p.add_argument("only", nargs="*", help="unit name prefixes to run (default: all)")
     args = p.parse_args()
     binary = os.path.abspath(args.binary)
     todo = list(units(args.corpus, args.manifest, args.only))
     if not todo:
         sys.exit("realcode: no unit found; run bench/realcode/fetch.sh first")
+    if args.header_cache_check:
+        sys.exit(header_cache_check(binary, todo, args.timeout))
     results = []
     tty = sys.stderr.isatty()
     for i, (name, root, files, flags) in enumerate(todo, 1):
@@ -151,6 +155,30 @@ def main():
             json.dump({"format": "cats-static-realcode", "version": 1, "command": "simulate" if args.simulate else "analyze",
                        "units": results}, f, indent=1)
     sys.exit(1 if any(r["status"] in ("crash", "timeout", "bad-json") for r in results) else 0)
+
+
+def header_cache_check(binary, todo, timeout):
+    """Reports byte-identical with the header cache off, cold and warm (docs/decisions.md, "Header cache")."""
+    cache = tempfile.mkdtemp(prefix="cats-header-cache-")
+    differing = []
+    for i, (name, root, files, flags) in enumerate(todo, 1):
+        print(f"\r[{i}/{len(todo)}] {name[:60]:<60}", end="", file=sys.stderr, flush=True)
+        outputs = []
+        for setting in ("off", cache, cache):
+            cmd = [binary, "analyze", *[os.path.relpath(f, root) for f in files], *flags, "--format", "json"]
+            proc = subprocess.run(cmd, cwd=root, env=dict(os.environ, CATS_STATIC_HEADER_CACHE=setting), capture_output=True,
+                                  text=True, errors="replace", timeout=timeout)
+            outputs.append((proc.returncode, proc.stdout, proc.stderr))
+        if not outputs[0] == outputs[1] == outputs[2]:
+            differing.append(name)
+    print(file=sys.stderr)
+    entries = os.listdir(cache)
+    print(f"{len(todo)} units, {len(differing)} with a difference; "
+          f"{sum(e.endswith('.pch') for e in entries)} preambles kept, {sum(e.endswith('.none') for e in entries)} not usable")
+    for name in differing:
+        print("  differs:", name)
+    shutil.rmtree(cache, ignore_errors=True)
+    return 1 if differing else 0
 
 
 def report(results):
