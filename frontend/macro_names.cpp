@@ -6,7 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <cctype>
 #include <set>
 #include <vector>
 
@@ -30,9 +30,29 @@ static std::set<fs::path> userFiles(const std::vector<std::string>& sources, con
   return files;
 }
 
+/* "line" with its comments replaced by a space each: a block comment closed on the line, or
+   everything from "//" on, whichever starts first. */
+static std::string withoutComments(const std::string& line) {
+  std::string out;
+  for (std::size_t i = 0; i < line.size();) {
+    if (line.compare(i, 2, "/*") == 0) {
+      std::size_t close = line.find("*/", i + 2);
+      if (close != std::string::npos) {
+        out += ' ';
+        i = close + 2;
+        continue;
+      }
+    } else if (line.compare(i, 2, "//") == 0) {
+      out += ' ';
+      break;
+    }
+    out += line[i++];
+  }
+  return out;
+}
+
 /* The preprocessor directives of "in", continuation lines joined and comments removed. */
 static std::vector<std::string> directives(std::istream& in) {
-  static const std::regex comment(R"(/\*.*?\*/|//.*$)");
   std::vector<std::string> out;
   std::string pending;
   for (std::string line; std::getline(in, line);) {
@@ -41,10 +61,22 @@ static std::vector<std::string> directives(std::istream& in) {
     pending += line;
     if (continued) continue;
     std::size_t first = pending.find_first_not_of(" \t");
-    if (first != std::string::npos && pending[first] == '#') out.push_back(std::regex_replace(pending, comment, " "));
+    if (first != std::string::npos && pending[first] == '#') out.push_back(withoutComments(pending));
     pending.clear();
   }
   return out;
+}
+
+static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+static bool startsIdentifier(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+static bool continuesIdentifier(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+/* The identifier at "at" (empty if none starts there). */
+static std::string identifierAt(const std::string& line, std::size_t at) {
+  if (at >= line.size() || !startsIdentifier(line[at])) return {};
+  std::size_t end = at;
+  while (end < line.size() && continuesIdentifier(line[end])) ++end;
+  return line.substr(at, end - at);
 }
 
 std::set<std::string> namesUsedAsMacros(const std::vector<std::string>& candidates, const std::vector<std::string>& sources,
@@ -53,20 +85,34 @@ std::set<std::string> namesUsedAsMacros(const std::vector<std::string>& candidat
   if (candidates.empty()) return used;
   // The name a #define/#undef introduces, or any name a conditional tests; never the parameters
   // or body of a #define (#define SQUARE(n) ((n)*(n)) says nothing about a variable n).
-  static const std::regex named(R"(^\s*#\s*(define|undef|ifdef|ifndef|elifdef|elifndef)\s+([A-Za-z_][A-Za-z0-9_]*))");
-  static const std::regex tested(R"(^\s*#\s*(if|elif)\b(.*)$)");
-  static const std::regex identifier(R"([A-Za-z_][A-Za-z0-9_]*)");
+  static const std::set<std::string> naming{"define", "undef", "ifdef", "ifndef", "elifdef", "elifndef"};
   std::set<std::string> wanted(candidates.begin(), candidates.end());
   for (const auto& file : userFiles(sources, includeDirs)) {
     std::ifstream in(file);
     for (const std::string& line : directives(in)) {
-      std::smatch m;
-      if (std::regex_search(line, m, named)) {
-        if (wanted.count(m[2].str())) used.insert(m[2].str());
-      } else if (std::regex_match(line, m, tested)) {
-        std::string rest = m[2].str();
-        for (auto it = std::sregex_iterator(rest.begin(), rest.end(), identifier); it != std::sregex_iterator(); ++it)
-          if (wanted.count(it->str())) used.insert(it->str());
+      std::size_t p = 0;
+      while (p < line.size() && isSpace(line[p])) ++p;
+      if (p >= line.size() || line[p] != '#') continue;
+      ++p;
+      while (p < line.size() && isSpace(line[p])) ++p;
+      const std::string keyword = identifierAt(line, p);
+      p += keyword.size();
+      if (naming.count(keyword)) {
+        std::size_t name = p;
+        while (name < line.size() && isSpace(line[name])) ++name;
+        if (name == p) continue;  // "#define" needs a space before its name
+        std::string named = identifierAt(line, name);
+        if (!named.empty() && wanted.count(named)) used.insert(named);
+      } else if (keyword == "if" || keyword == "elif") {
+        for (std::size_t k = p; k < line.size();) {
+          if (!startsIdentifier(line[k])) {
+            ++k;
+            continue;
+          }
+          std::string name = identifierAt(line, k);
+          if (wanted.count(name)) used.insert(name);
+          k += name.size();
+        }
       }
     }
   }
