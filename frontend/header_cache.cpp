@@ -20,6 +20,7 @@
 #include <utime.h>
 
 #include <algorithm>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -135,7 +136,8 @@ class PreambleAction : public clang::ASTFrontendAction {
   bool& userDeclarations_;
 };
 
-std::string keyOf(const std::vector<std::string>& arguments, const std::string& directory, llvm::StringRef preamble) {
+std::string keyOf(const clang::CompilerInvocation& invocation, const std::vector<std::string>& arguments, const std::string& directory,
+                  llvm::StringRef preamble) {
   llvm::SHA1 hash;
   auto add = [&](llvm::StringRef s) {
     hash.update(s);
@@ -145,6 +147,12 @@ std::string keyOf(const std::vector<std::string>& arguments, const std::string& 
   add(clang::getClangFullVersion());
   add(directory);
   for (const auto& a : arguments) add(a);
+  // The compiler's own arguments too: the driver adds what the environment says (CPATH,
+  // C_INCLUDE_PATH) and what it finds installed (the GCC toolchain's directories).
+  std::deque<std::string> strings;
+  llvm::SmallVector<const char*, 64> cc1;
+  invocation.generateCC1CommandLine(cc1, [&](const llvm::Twine& t) { return strings.emplace_back(t.str()).c_str(); });
+  for (const char* a : cc1) add(a);
   add(preamble);
   return llvm::toHex(hash.final(), /*LowerCase=*/true);
 }
@@ -296,7 +304,7 @@ void HeaderCache::prepare(clang::CompilerInvocation& invocation, const std::vect
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (error) return;
-  const std::string key = keyOf(arguments, std::filesystem::current_path(error).string(), (*main)->getBuffer().substr(0, size));
+  const std::string key = keyOf(invocation, arguments, std::filesystem::current_path(error).string(), (*main)->getBuffer().substr(0, size));
   const std::string pchPath = (std::filesystem::path(directory_) / (key + ".pch")).string();
   const std::string stampsPath = (std::filesystem::path(directory_) / (key + ".stamps")).string();
   const std::string nonePath = (std::filesystem::path(directory_) / (key + ".none")).string();

@@ -124,3 +124,20 @@ TEST_CASE("header cache: a preamble declaring outside the system headers is not 
   CHECK(entries(cache, ".pch").empty());
   CHECK(entries(cache, ".none").size() == 1);  // noted, so that later runs do not try again
 }
+
+TEST_CASE("header cache: include directories from the environment are part of the key") {
+  const std::string dir = tempDir();
+  const std::string cache = dir + "/cache";
+  writeFile(dir + "/wide", "sizes.h", "#define LEN 512\n");
+  writeFile(dir + "/narrow", "sizes.h", "#define LEN 8\n");
+  const std::string main = writeFile(dir, "main.c",
+                                     "#include <sizes.h>\n"
+                                     "double a[LEN];\n"
+                                     "int main(void) {\n  for (int i = 0; i < LEN; i++) a[i] = i;\n  return (int)a[3];\n}\n");
+  const std::string run = "simulate '" + main + "' --format json";
+  const long long wide = accessesOf(runCli(run, "CPATH='" + dir + "/wide' " + cacheEnv(cache)));
+  const long long narrow = accessesOf(runCli(run, "CPATH='" + dir + "/narrow' " + cacheEnv(cache)));
+  CHECK(narrow == accessesOf(runCli(run, "CPATH='" + dir + "/narrow' " + cacheEnv("off"))));
+  CHECK(wide > narrow);
+  CHECK(entries(cache, ".pch").size() == 2);
+}
