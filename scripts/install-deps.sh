@@ -13,7 +13,7 @@ install_sarif_validator() {
 }
 packages=(cmake ninja-build g++ pkg-config python3
   clang-14 libclang-14-dev libclang-cpp14-dev llvm-14-dev libclang-rt-14-dev
-  libisl-dev libginac-dev libcln-dev libboost-graph-dev catch2
+  libisl-dev libginac-dev libcln-dev libgmp-dev libboost-graph-dev catch2
   libcli11-dev nlohmann-json3-dev libfmt-dev libbenchmark-dev valgrind time ccache
   graphviz gnuplot-nox clang-tidy-14 chromium libpng-dev)
 # npm (for the SARIF validator) comes with the machine's Node.js; Debian's is installed only when there is none.
