@@ -184,15 +184,21 @@ std::optional<std::string> headerCacheDirectory() {
   return std::nullopt;
 }
 
-}  // namespace
-
-frontend::Options frontendOptions(const SourceArgs& args) {
+/* The options every command's frontend run shares; the -D bindings are parsed by the caller. */
+frontend::Options sourceOptions(const SourceArgs& args) {
   frontend::Options options;
   options.paths = args.paths;
   options.compileCommandsDir = args.compileCommandsDir;
   options.includeDirs = args.includeDirs;
   options.entries = args.entries;
   options.headerCache = headerCacheDirectory();
+  return options;
+}
+
+}  // namespace
+
+frontend::Options frontendOptions(const SourceArgs& args) {
+  frontend::Options options = sourceOptions(args);
   std::map<std::string, std::int64_t> bindings;
   parseBindings(args, options, bindings);
   return options;
@@ -206,16 +212,11 @@ TraceOutcome traceSources(const SourceArgs& args, bool stopAfterFrontend) {
     return outcome;
   };
   if (args.paths.empty() && !args.compileCommandsDir) return usageError("give a file, a directory or -p BUILD_DIR");
-  frontend::Options options;
-  options.paths = args.paths;
-  options.compileCommandsDir = args.compileCommandsDir;
-  options.includeDirs = args.includeDirs;
+  frontend::Options options = sourceOptions(args);
   options.traceScalars = args.scalars;
   options.traceLocalScalars = args.localScalars;
   options.stackSlots = args.stackSlots;
   options.gccStackCode = args.gccStackCode;
-  options.entries = args.entries;
-  options.headerCache = headerCacheDirectory();
   if (auto problem = parseBindings(args, options, outcome.bindings)) return usageError(*problem);
   trace::TracerOptions tracerOptions;
   tracerOptions.entries = args.entries;

@@ -122,12 +122,9 @@ class LoweringFactory : public clang::tooling::FrontendActionFactory {
     if (state.options.headerCache) headerCache_.emplace(*state.options.headerCache);
   }
 
-  /// The compiler arguments of the unit about to run (the tool adjusts them just before).
-  void noteArguments(const clang::tooling::CommandLineArguments& arguments) { arguments_ = arguments; }
-
   bool runInvocation(std::shared_ptr<clang::CompilerInvocation> invocation, clang::FileManager* files,
                      std::shared_ptr<clang::PCHContainerOperations> pch, clang::DiagnosticConsumer* diagnostics) override {
-    if (headerCache_) headerCache_->prepare(*invocation, arguments_, pch);
+    if (headerCache_) headerCache_->prepare(*invocation, pch);
     return clang::tooling::FrontendActionFactory::runInvocation(std::move(invocation), files, std::move(pch), diagnostics);
   }
 
@@ -150,7 +147,6 @@ class LoweringFactory : public clang::tooling::FrontendActionFactory {
   FunctionTable& table_;
   const std::vector<std::string>& files_;
   std::optional<HeaderCache> headerCache_;
-  std::vector<std::string> arguments_;
   std::size_t started_ = 0;
   std::size_t flushed_ = 0;
 };
@@ -215,10 +211,6 @@ ir::Program buildProgram(const Options& options, sym::Context& ctx) {
   tool.setDiagnosticConsumer(&diagnostics);
   tool.setPrintErrorMessage(false);
   LoweringFactory factory(state, table, files);
-  tool.appendArgumentsAdjuster([&factory](const clang::tooling::CommandLineArguments& args, llvm::StringRef) {
-    factory.noteArguments(args);
-    return args;
-  });
   tool.run(&factory);
   table.resolve(options.entries);
   modelProgramArguments(program);

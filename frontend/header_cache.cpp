@@ -136,8 +136,7 @@ class PreambleAction : public clang::ASTFrontendAction {
   bool& userDeclarations_;
 };
 
-std::string keyOf(const clang::CompilerInvocation& invocation, const std::vector<std::string>& arguments, const std::string& directory,
-                  llvm::StringRef preamble) {
+std::string keyOf(const clang::CompilerInvocation& invocation, const std::string& directory, llvm::StringRef preamble) {
   llvm::SHA1 hash;
   auto add = [&](llvm::StringRef s) {
     hash.update(s);
@@ -146,9 +145,9 @@ std::string keyOf(const clang::CompilerInvocation& invocation, const std::vector
   add(kFormat);
   add(clang::getClangFullVersion());
   add(directory);
-  for (const auto& a : arguments) add(a);
-  // The compiler's own arguments too: the driver adds what the environment says (CPATH,
-  // C_INCLUDE_PATH) and what it finds installed (the GCC toolchain's directories).
+  add(invocation.getFrontendOpts().Inputs[0].getFile());
+  // The compiler's own arguments (-D, -I, -std, ...), as the driver made them: with what the
+  // environment says (CPATH, C_INCLUDE_PATH) and what it found installed (GCC's directories).
   std::deque<std::string> strings;
   llvm::SmallVector<const char*, 64> cc1;
   invocation.generateCC1CommandLine(cc1, [&](const llvm::Twine& t) { return strings.emplace_back(t.str()).c_str(); });
@@ -285,8 +284,7 @@ std::size_t systemIncludePreamble(std::string_view text) {
   return bound;
 }
 
-void HeaderCache::prepare(clang::CompilerInvocation& invocation, const std::vector<std::string>& arguments,
-                          const std::shared_ptr<clang::PCHContainerOperations>& pch) const {
+void HeaderCache::prepare(clang::CompilerInvocation& invocation, const std::shared_ptr<clang::PCHContainerOperations>& pch) const {
   clang::FrontendOptions& frontend = invocation.getFrontendOpts();
   clang::PreprocessorOptions& preprocessor = invocation.getPreprocessorOpts();
   // Not with what a preamble would have to reproduce besides its own bytes: forced includes, a
@@ -304,7 +302,7 @@ void HeaderCache::prepare(clang::CompilerInvocation& invocation, const std::vect
   std::error_code error;
   std::filesystem::create_directories(directory_, error);
   if (error) return;
-  const std::string key = keyOf(invocation, arguments, std::filesystem::current_path(error).string(), (*main)->getBuffer().substr(0, size));
+  const std::string key = keyOf(invocation, std::filesystem::current_path(error).string(), (*main)->getBuffer().substr(0, size));
   const std::string pchPath = (std::filesystem::path(directory_) / (key + ".pch")).string();
   const std::string stampsPath = (std::filesystem::path(directory_) / (key + ".stamps")).string();
   const std::string nonePath = (std::filesystem::path(directory_) / (key + ".none")).string();

@@ -7,7 +7,6 @@
 
 #include <memory>
 #include <string>
-#include <vector>
 
 namespace cats::frontend {
 
@@ -21,9 +20,8 @@ class HeaderCache {
 
   /// Points "invocation" at the preamble of its main file, built first if there is none or it
   /// is stale; leaves it as it is when the file has no such preamble, or the cache cannot be
-  /// read or written. "arguments" are the compiler's, as adjusted (part of the key).
-  void prepare(clang::CompilerInvocation& invocation, const std::vector<std::string>& arguments,
-               const std::shared_ptr<clang::PCHContainerOperations>& pch) const;
+  /// read or written.
+  void prepare(clang::CompilerInvocation& invocation, const std::shared_ptr<clang::PCHContainerOperations>& pch) const;
 
  private:
   std::string directory_;

@@ -37,11 +37,16 @@ def units(corpus, manifest, only):
                     yield tag + "/" + os.path.relpath(f, root), root, [f], flags.split()
 
 
+def command_line(binary, command, root, files, flags):
+    """cats-static COMMAND on the unit's files (relative to its root), JSON report."""
+    return [binary, command, *[os.path.relpath(f, root) for f in files], *flags, "--format", "json"]
+
+
 def measure(binary, root, files, flags, timeout, command="analyze"):
     out = tempfile.NamedTemporaryFile(suffix=".json", delete=False).name
     timing = tempfile.NamedTemporaryFile(suffix=".time", delete=False).name
-    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", timing, "timeout", "-s", "KILL", str(timeout), binary, command,
-           *[os.path.relpath(f, root) for f in files], *flags, "--format", "json", "-o", out]
+    cmd = ["/usr/bin/time", "-f", "%e %M", "-o", timing, "timeout", "-s", "KILL", str(timeout),
+           *command_line(binary, command, root, files, flags), "-o", out]
     started = time.time()
     proc = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, errors="replace")
     wall = time.time() - started
@@ -165,8 +170,7 @@ def header_cache_check(binary, todo, timeout):
         print(f"\r[{i}/{len(todo)}] {name[:60]:<60}", end="", file=sys.stderr, flush=True)
         outputs = []
         for setting in ("off", cache, cache):
-            cmd = [binary, "analyze", *[os.path.relpath(f, root) for f in files], *flags, "--format", "json"]
-            proc = subprocess.run(cmd, cwd=root, env=dict(os.environ, CATS_STATIC_HEADER_CACHE=setting), capture_output=True,
+            proc = subprocess.run(command_line(binary, "analyze", root, files, flags), cwd=root, env=dict(os.environ, CATS_STATIC_HEADER_CACHE=setting), capture_output=True,
                                   text=True, errors="replace", timeout=timeout)
             outputs.append((proc.returncode, proc.stdout, proc.stderr))
         if not outputs[0] == outputs[1] == outputs[2]:
