@@ -186,6 +186,19 @@ struct EveryRecord {
   bool operator()(const Record& /*r*/) const { return true; }
 };
 
+/* Takes the records of one part of a split simulation (Partition::owns), its bits held by value
+   so that the test per access reads no memory; a mask of 0 takes every record. */
+struct PartBits {
+  std::uint64_t mask = 0;  // the part's bits in place: no shift per access
+  std::uint64_t part = 0;
+
+  static PartBits of(const Partition* partition) {
+    return partition ? PartBits{partition->mask << partition->bit, partition->part << partition->bit} : PartBits{};
+  }
+  bool owns(std::uint64_t address) const { return (address & mask) == part; }
+  bool operator()(const Record& r) const { return owns(r.address); }
+};
+
 /* Where each access of a leaf span leaves its line, for finding runs of same-line iterations in
    place. With strides that divide the line, one period of iterations is worked out at the start
    and looked up after (tabulatePeriod; docs/performance.md, stop 37). Otherwise each access's
@@ -316,6 +329,89 @@ bool staysInLines(const LeafSpan& span, const Engine& hierarchy) {
 
 constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk (2: atax +10 % instructions)
 
+/* runSpan on the MRU engine for a span of "K" accesses (one to four: most leaves), written as a
+   function of its own: the accesses' addresses advance by one add each, and the engine's
+   first-level fields are copied in (NewestHits by value), so that both stay in registers. Inside
+   runSpan the compiler had spilled them and reloaded them per access (lu at N = 570: 0.67 s to 0.55 s).
+   "InLines": no access ever crosses a line; "Runs": after each iteration, the iterations that
+   stay in its lines are counted in bulk when the first level still holds them (runSpan). Adds
+   each access's hits on its set's newest line to scratch.newest[k] and its other outcomes to
+   scratch.outcomes[k * patterns + levels missed], iterations counted in bulk to "repeats" (one
+   thread) or scratch.repeats[k] (a part); returns the accesses simulated that "mine" takes.
+   Compiled also for x86-64-v3, chosen at load time where the processor has it: shifts by a
+   variable count without the count register (BMI2) leave it one more register. */
+template <std::size_t K, typename Mine, bool InLines, bool Runs>
+[[gnu::noinline, gnu::target_clones("default", "arch=x86-64-v3")]] std::uint64_t walkMru(cache::MruHierarchy& hierarchy, const LeafSpan& span,
+                                                                                      Mine mine, SpanScratch& scratch, std::size_t patterns,
+                                                                                      cache::MruOutcome& outcome, std::int64_t& repeats) {
+  constexpr bool kEvery = std::is_same_v<Mine, EveryRecord>;
+  cache::MruHierarchy::NewestHits near(hierarchy);
+  std::array<std::uint64_t, K> address{}, moves{}, hits{};
+  std::array<std::uint32_t, K> bytes{};
+  std::array<bool, K> write{};
+#pragma GCC unroll 4  // written out, as every loop over the accesses here: the arrays then live in registers
+  for (std::size_t k = 0; k < K; ++k) {
+    address[k] = span.accesses[k].addressAt(span.current);
+    moves[k] = static_cast<std::uint64_t>(span.accesses[k].stride * span.step);
+    bytes[k] = span.accesses[k].bytes;
+    write[k] = span.accesses[k].write;
+  }
+  std::uint64_t* outcomes = scratch.outcomes.data();
+  std::uint64_t own = 0;
+  for (std::int64_t t = 0; t < span.iterations; ++t) {
+    std::uint32_t missed = 0;  // the iteration's missed bits
+#pragma GCC unroll 4
+    for (std::size_t k = 0; k < K; ++k) {
+      const std::uint64_t a = address[k];
+      address[k] += moves[k];
+      if constexpr (!kEvery) {
+        if (!mine.owns(a)) continue;
+        ++own;
+      }
+      if (InLines ? near.accessInLineUncounted(a, write[k], outcome) : near.accessUncounted(a, bytes[k], write[k], outcome)) {
+        ++hits[k];
+        continue;
+      }
+      if constexpr (Runs) missed |= outcome.missed;
+      // Counted per access and number of levels missed (it reached the first level: a span's
+      // accesses lie in the part that simulates them), added to its event at the end.
+      ++outcomes[k * patterns + missedLevels(outcome)];
+    }
+    if constexpr (Runs) {
+      const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
+      if (same < kMinSpanRun) continue;
+      const std::int64_t i = span.current + t * span.step;
+      const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
+      if (!hierarchy.firstLevelKeeps(K, missed) && !holdsLines(hierarchy, K, recordAt, mine)) continue;
+      if constexpr (kEvery) {
+        repeats += same;
+      } else {
+        for (std::size_t k = 0; k < K; ++k)
+          if (mine(recordAt(k))) scratch.repeats[k] += same;
+      }
+#pragma GCC unroll 4
+      for (std::size_t k = 0; k < K; ++k) address[k] += moves[k] * static_cast<std::uint64_t>(same);
+      t += same;
+    }
+  }
+#pragma GCC unroll 4
+  for (std::size_t k = 0; k < K; ++k) scratch.newest[k] += hits[k];
+  return kEvery ? static_cast<std::uint64_t>(span.iterations) * K : own;
+}
+
+/* walkMru for a span of "K" accesses, chosen by whether they cross lines and look for runs. */
+template <std::size_t K, typename Mine>
+std::uint64_t walkMruFixed(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine, SpanScratch& scratch, std::size_t patterns,
+                           cache::MruOutcome& outcome, std::int64_t& repeats) {
+  const bool runs = span.runLineBytes != 0 && !scratch.lines.never();
+  if (staysInLines(span, hierarchy))
+    return runs ? walkMru<K, Mine, true, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
+                : walkMru<K, Mine, true, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+  return runs ? walkMru<K, Mine, false, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
+              : walkMru<K, Mine, false, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+}
+
+
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
    what the records of runLeaf would do, without writing and reading them. After each simulated
    iteration, the iterations that follow it in the same lines are counted in bulk when the first
@@ -343,24 +439,13 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   }
   const auto accessAt = [&span](std::size_t k) -> const LeafAccess& { return span.accesses[k]; };
   std::int64_t repeats = 0;  // iterations counted in bulk, on one thread
-  // Everything that walks the span's iterations, compiled once for any number of accesses
-  // ("fixed" 0) and, on the MRU engine, once for each number up to four: the accesses' bases and
-  // strides and their newest-line hit counts then stay in registers (docs/performance.md).
-  const auto walk = [&](auto fixed) __attribute__((always_inline)) {
-    constexpr std::size_t kFixed = decltype(fixed)::value;
-    const std::size_t count = kFixed != 0 ? kFixed : span.count;
-    std::array<LeafAccess, kFixed != 0 ? kFixed : 1> copied{};
-    std::array<std::uint64_t, kFixed != 0 ? kFixed : 1> newestHere{};
-    if constexpr (kFixed != 0) std::copy_n(span.accesses, kFixed, copied.begin());
-    const auto access = [&](std::size_t k) __attribute__((always_inline)) -> const LeafAccess& {
-      if constexpr (kFixed != 0) return copied[k];
-      return span.accesses[k];
-    };
+  // The general walk over the span's iterations: any engine, any number of accesses.
+  const auto walk = [&] {
+    const std::size_t count = span.count;
     // "inLines": every access of the span stays within one line in every iteration (no check per access).
-    const auto simulateIteration = [&](std::int64_t i, auto inLines) __attribute__((always_inline)) {  // inlined: "newest" stays in registers
-#pragma GCC unroll 4
+    const auto simulateIteration = [&](std::int64_t i, auto inLines) __attribute__((always_inline)) {
       for (std::size_t k = 0; k < count; ++k) {
-        const Record r = access(k).at(i);
+        const Record r = span.accesses[k].at(i);
         if constexpr (!kEvery) {
           if (!mine(r)) continue;
           ++own;
@@ -368,13 +453,11 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         if constexpr (kMru) {
           if (decltype(inLines)::value ? newest.accessInLineUncounted(r.address, r.write, outcome)
                                        : newest.accessUncounted(r.address, r.bytes, r.write, outcome)) {
-            ++(kFixed != 0 ? newestHere[k] : scratch.newest[k]);
+            ++scratch.newest[k];
             continue;
           }
           missed |= outcome.missed;
-          // Counted per access and number of levels missed (it reached the first level: a span's
-          // accesses lie in the part that simulates them), added to its event at the end.
-          ++scratch.outcomes[k * patterns + missedLevels(outcome)];
+          ++scratch.outcomes[k * patterns + missedLevels(outcome)];  // as in walkMru
           continue;
         } else {
           feed(hierarchy, r, outcome);
@@ -404,7 +487,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
           simulateIteration(i, inLines);
           const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
           if (same < kMinSpanRun) continue;
-          const auto recordAt = [&access, i](std::size_t k) { return access(k).at(i); };
+          const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
           bool held = false;  // the first level is known to hold the iteration's lines without looking
           if constexpr (kMru) held = hierarchy.firstLevelKeeps(count, missed);
           if (!held && !holdsLines(hierarchy, count, recordAt, mine)) continue;
@@ -418,23 +501,23 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         }
       });
     }
-    if constexpr (kFixed != 0)
-      for (std::size_t k = 0; k < kFixed; ++k) scratch.newest[k] += newestHere[k];
   };
   if (span.runLineBytes != 0) {
     scratch.lines.start(span);
     if constexpr (!kEvery) scratch.repeats.assign(span.count, 0);
   }
   if constexpr (kMru) {
-    switch (span.count) {
-      case 1: walk(std::integral_constant<std::size_t, 1>{}); break;
-      case 2: walk(std::integral_constant<std::size_t, 2>{}); break;
-      case 3: walk(std::integral_constant<std::size_t, 3>{}); break;
-      case 4: walk(std::integral_constant<std::size_t, 4>{}); break;
-      default: walk(std::integral_constant<std::size_t, 0>{});
+    std::uint64_t taken = 0;
+    switch (span.count) {  // most leaves: written out for their count (walkMru)
+      case 1: taken = walkMruFixed<1>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      case 2: taken = walkMruFixed<2>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      case 3: taken = walkMruFixed<3>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      case 4: taken = walkMruFixed<4>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      default: walk();
     }
+    if constexpr (!kEvery) own += taken;
   } else {
-    walk(std::integral_constant<std::size_t, 0>{});
+    walk();
   }
   std::uint64_t counted = 0;
   if (span.runLineBytes != 0) {
@@ -470,7 +553,7 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
   std::vector<Record> batch(kBatch);
   SpanScratch scratch;
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
-  const auto mine = [partition](const Record& r) { return !partition || partition->owns(r.address); };
+  const PartBits mine = PartBits::of(partition);
   for (;;) {
     {
       LeafSpan span = stream.leafSpan(kSpanIterations);
