@@ -340,8 +340,13 @@ constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or lon
    thread) or scratch.repeats[k] (a part); returns the accesses simulated that "mine" takes.
    Compiled also for x86-64-v3, chosen at load time where the processor has it: shifts by a
    variable count without the count register (BMI2) leave it one more register. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define CATS_ALSO_FOR_X86_64_V3 gnu::target_clones("default", "arch=x86-64-v3")
+#else
+#define CATS_ALSO_FOR_X86_64_V3  // Clang 14 clones no template (the fuzz build and clang-tidy)
+#endif
 template <std::size_t K, typename Mine, bool InLines, bool Runs>
-[[gnu::noinline, gnu::target_clones("default", "arch=x86-64-v3")]] std::uint64_t walkMru(cache::MruHierarchy& hierarchy, const LeafSpan& span,
+[[gnu::noinline, CATS_ALSO_FOR_X86_64_V3]] std::uint64_t walkMru(cache::MruHierarchy& hierarchy, const LeafSpan& span,
                                                                                       Mine mine, SpanScratch& scratch, std::size_t patterns,
                                                                                       cache::MruOutcome& outcome, std::int64_t& repeats) {
   constexpr bool kEvery = std::is_same_v<Mine, EveryRecord>;
