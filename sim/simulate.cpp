@@ -354,7 +354,7 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
   std::array<std::uint64_t, K> address{}, moves{}, hits{};
   std::array<std::uint32_t, K> bytes{};
   std::array<bool, K> write{};
-#pragma GCC unroll 4  // written out, as every loop over the accesses here: the arrays then live in registers
+#pragma GCC unroll 12  // written out, as every loop over the accesses here: the arrays then live in registers
   for (std::size_t k = 0; k < K; ++k) {
     address[k] = span.accesses[k].addressAt(span.current);
     moves[k] = static_cast<std::uint64_t>(span.accesses[k].stride * span.step);
@@ -365,7 +365,7 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
   std::uint64_t own = 0;
   for (std::int64_t t = 0; t < span.iterations; ++t) {
     std::uint32_t missed = 0;  // the iteration's missed bits
-#pragma GCC unroll 4
+#pragma GCC unroll 12
     for (std::size_t k = 0; k < K; ++k) {
       const std::uint64_t a = address[k];
       address[k] += moves[k];
@@ -394,12 +394,12 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
         for (std::size_t k = 0; k < K; ++k)
           if (mine(recordAt(k))) scratch.repeats[k] += same;
       }
-#pragma GCC unroll 4
+#pragma GCC unroll 12
       for (std::size_t k = 0; k < K; ++k) address[k] += moves[k] * static_cast<std::uint64_t>(same);
       t += same;
     }
   }
-#pragma GCC unroll 4
+#pragma GCC unroll 12
   for (std::size_t k = 0; k < K; ++k) scratch.newest[k] += hits[k];
   return kEvery ? static_cast<std::uint64_t>(span.iterations) * K : own;
 }
@@ -513,11 +513,15 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   }
   if constexpr (kMru) {
     std::uint64_t taken = 0;
-    switch (span.count) {  // most leaves: written out for their count (walkMru)
+    switch (span.count) {  // the counts of the corpus's leaves, written out (walkMru)
       case 1: taken = walkMruFixed<1>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
       case 2: taken = walkMruFixed<2>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
       case 3: taken = walkMruFixed<3>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
       case 4: taken = walkMruFixed<4>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      case 5: taken = walkMruFixed<5>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      case 6: taken = walkMruFixed<6>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      case 8: taken = walkMruFixed<8>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
+      case 10: taken = walkMruFixed<10>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
       default: walk();
     }
     if constexpr (!kEvery) own += taken;
