@@ -58,12 +58,7 @@ Formula Formula::withSlotValue(int slot, std::int64_t value) const {
 static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : b == -1 ? wrappingMul(a, -1) : a / b; }
 static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
 
-std::int64_t Formula::evaluate(const std::int64_t* slots) const {
-  if (linear_) {
-    std::int64_t v = constant_;
-    for (const auto& [slot, coefficient] : terms_) v = wrappingAdd(v, wrappingMul(coefficient, slots[slot]));
-    return v;
-  }
+std::int64_t Formula::evaluateByStack(const std::int64_t* slots) const {
   return run(slots, [](std::uint32_t, std::int64_t) { return std::optional<std::int64_t>(0); }).value_or(0);
 }
 

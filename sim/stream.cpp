@@ -140,14 +140,12 @@ std::optional<std::uint64_t> AddressStream::baseOf(std::uint32_t container) cons
 }
 
 /* A container used before any allocation gets its own page-aligned block (entry parameters, pointees). */
-std::uint64_t AddressStream::baseFor(std::uint32_t container) {
-  if (!placed_[container]) {
-    const ContainerPlan& plan = program_.containers[container];
-    std::uint64_t bytes = plan.sizeBytes > 0 ? static_cast<std::uint64_t>(plan.sizeBytes) : (1ull << 30);
-    base_[container] = plan.fixedAddress.value_or(lazyNext_);
-    if (!plan.fixedAddress) lazyNext_ = alignUp(lazyNext_ + bytes, 4096) + 4096;
-    placed_[container] = true;
-  }
+std::uint64_t AddressStream::placeFirst(std::uint32_t container) {
+  const ContainerPlan& plan = program_.containers[container];
+  std::uint64_t bytes = plan.sizeBytes > 0 ? static_cast<std::uint64_t>(plan.sizeBytes) : (1ull << 30);
+  base_[container] = plan.fixedAddress.value_or(lazyNext_);
+  if (!plan.fixedAddress) lazyNext_ = alignUp(lazyNext_ + bytes, 4096) + 4096;
+  placed_[container] = true;
   return base_[container];
 }
 

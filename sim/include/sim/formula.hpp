@@ -52,8 +52,14 @@ class Formula {
   /// truncated as C divides.
   bool truncated() const { return truncated_; }
 
-  /// Value with iterator values "slots"; must not depend on data.
-  std::int64_t evaluate(const std::int64_t* slots) const;
+  /// Value with iterator values "slots"; must not depend on data. The linear case is inline:
+  /// the stream evaluates offsets and bounds at every leaf entry and drawn access.
+  std::int64_t evaluate(const std::int64_t* slots) const {
+    if (!linear_) return evaluateByStack(slots);
+    auto v = static_cast<std::uint64_t>(constant_);  // unsigned: wraps as the program's address arithmetic does
+    for (const auto& [slot, coefficient] : terms_) v += static_cast<std::uint64_t>(coefficient) * static_cast<std::uint64_t>(slots[slot]);
+    return static_cast<std::int64_t>(v);
+  }
   /// The data it depends on is only loads of containers the scope named (no value the analysis
   /// lost): evaluate(slots, memory) can give its value.
   bool readsMemory() const { return dependsOnData_ && !opaque_; }
@@ -68,6 +74,8 @@ class Formula {
 
  private:
   friend class FormulaCompiler;
+  /// evaluate() of a formula that is not linear: the stack machine.
+  std::int64_t evaluateByStack(const std::int64_t* slots) const;
   /* Holds a value that needs data; 0 stands in for it in the code. */
   void markDependsOnData() {
     dependsOnData_ = true;

@@ -280,7 +280,9 @@ class AddressStream {
   std::uint64_t random();
   void layoutStatics();
   void layoutFrame(const Block& body);
-  std::uint64_t baseFor(std::uint32_t container);
+  std::uint64_t baseFor(std::uint32_t container) { return placed_[container] ? base_[container] : placeFirst(container); }
+  /// baseFor() of a container not placed yet.
+  std::uint64_t placeFirst(std::uint32_t container);
   std::uint64_t addressOf(const AccessOp& a);
   void recordValue(const AccessOp& a, Phase phase);
   std::uint64_t drawOf(std::uint32_t group, std::uint64_t elements);
