@@ -370,9 +370,9 @@ constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or lon
 #define CATS_ALSO_FOR_X86_64_V3  // Clang 14 clones no template (the fuzz build and clang-tidy)
 #endif
 template <std::size_t K, typename Mine, bool InLines, bool Runs>
-[[gnu::noinline, CATS_ALSO_FOR_X86_64_V3]] std::uint64_t walkMru(cache::MruHierarchy& hierarchy, const LeafSpan& span,
-                                                                                      Mine mine, SpanScratch& scratch, std::size_t patterns,
-                                                                                      cache::MruOutcome& outcome, std::int64_t& repeats) {
+[[gnu::noinline, CATS_ALSO_FOR_X86_64_V3]] std::uint64_t walkMru(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine,
+                                                              SpanScratch& scratch, std::size_t patterns, cache::MruOutcome& outcome,
+                                                              std::int64_t& repeats) {
   constexpr bool kEvery = std::is_same_v<Mine, EveryRecord>;
   cache::MruHierarchy::NewestHits near(hierarchy);
   std::array<std::uint64_t, K> address{}, moves{}, hits{};
@@ -440,7 +440,6 @@ std::uint64_t walkMruFixed(cache::MruHierarchy& hierarchy, const LeafSpan& span,
               : walkMru<K, Mine, false, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
 }
 
-
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):
    what the records of runLeaf would do, without writing and reading them. After each simulated
    iteration, the iterations that follow it in the same lines are counted in bulk when the first
@@ -468,7 +467,8 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   }
   const auto accessAt = [&span](std::size_t k) -> const LeafAccess& { return span.accesses[k]; };
   std::int64_t repeats = 0;  // iterations counted in bulk, on one thread
-  // The general walk over the span's iterations: any engine, any number of accesses.
+  // The general walk over the span's iterations: any engine, any number of accesses (on the MRU
+  // engine, the counts walkMru is not compiled for).
   const auto walk = [&] {
     const std::size_t count = span.count;
     // "inLines": every access of the span stays within one line in every iteration (no check per access).
