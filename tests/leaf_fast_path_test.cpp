@@ -573,6 +573,44 @@ sim::Program spanningLeafProgram(std::mt19937& rng, std::size_t& events) {
   return program;
 }
 
+/* spanningLeafProgram whose leaf makes exactly "count" accesses, each once per iteration and
+   moving less than a line, so that it is handed over as a span of "count" accesses with runs to
+   find (runSpan's walks by count); 16-byte ones at 8-byte offsets cross lines. */
+sim::Program spanningLeafProgramOf(std::mt19937& rng, std::size_t count, std::size_t& events) {
+  sim::Program program = spanningLeafProgram(rng, events);
+  auto& frame = std::get<sim::FrameOp>(program.body.front().value);
+  auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
+  auto& leaf = std::get<sim::LoopOp>(outer.body.front().value);
+  static const std::int64_t strides[] = {0, 4, 8, 8, -8, 16};
+  static const std::uint32_t sizes[] = {4, 8, 8, 16};
+  const auto containers = static_cast<std::uint32_t>(program.containers.size());
+  leaf.body.clear();
+  for (std::uint32_t tag = 0; tag < count; ++tag) {
+    const std::uint32_t bytes = sizes[rng() % std::size(sizes)];
+    const std::int64_t offset = 4096 + static_cast<std::int64_t>(rng() % 32) * (bytes == 16 ? 8 : bytes);
+    leaf.body.push_back(sim::Op{test::accessOp(tag, static_cast<std::uint32_t>(rng() % containers), bytes, offset,
+                                               {{0, 512}, {1, strides[rng() % std::size(strides)]}}, rng() % 3 == 0)});
+  }
+  events = count;
+  return program;
+}
+
+/* "program" on two threads reports what the plain path reports; the split run's bulk accesses
+   (0 if it ran on one thread). */
+std::uint64_t checkSplitAsPlain(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config) {
+  sim::StreamOptions plain;
+  plain.fastPaths = false;
+  const sim::SimulationResult reference = sim::simulate(program, events, config, plain);
+  const sim::SimulationResult split = sim::simulate(program, events, config, sim::StreamOptions{}, {}, 2);
+  CHECK(split.levelStats == reference.levelStats);
+  CHECK(split.memory == reference.memory);
+  bool sameEvents = true;
+  for (std::size_t e = 0; e < events; ++e)
+    for (std::size_t k = 0; k < reference.totals.size(); ++k) sameEvents = sameEvents && test::sameCounts(split.byEvent[e][k], reference.byEvent[e][k]);
+  CHECK(sameEvents);
+  return split.threads == 2 ? split.bulkAccesses : 0;
+}
+
 Drive driveWithSpans(const sim::Program& program, sim::StreamOptions options, std::int64_t limit) {
   options.leafSpans = true;
   sim::AddressStream stream(program, options);
@@ -651,21 +689,35 @@ TEST_CASE("runs of same-line iterations found inside leaf spans count exactly as
       INFO("trial " << trial << ", configuration " << c);
       const sim::SimulationResult fast = checkSameSimulation(program, events, configs[c], sim::StreamOptions{});
       bulk += fast.bulkAccesses;
-      sim::StreamOptions plain;
-      plain.fastPaths = false;
-      const sim::SimulationResult reference = sim::simulate(program, events, configs[c], plain);
-      const sim::SimulationResult split = sim::simulate(program, events, configs[c], sim::StreamOptions{}, {}, 2);
-      CHECK(split.levelStats == reference.levelStats);
-      CHECK(split.memory == reference.memory);
-      bool sameEvents = true;
-      for (std::size_t e = 0; e < events; ++e)
-        for (std::size_t k = 0; k < reference.totals.size(); ++k) sameEvents = sameEvents && test::sameCounts(split.byEvent[e][k], reference.byEvent[e][k]);
-      CHECK(sameEvents);
-      if (split.threads == 2) bulkSplit += split.bulkAccesses;
+      bulkSplit += checkSplitAsPlain(program, events, configs[c]);
     }
   }
   CHECK(bulk > 10000);  // runs were found and counted in bulk
   CHECK(bulkSplit > 0);
+}
+
+TEST_CASE("leaf spans of one to twelve accesses count exactly as the plain path, on one thread and two", "[sim][simulate][fastpath]") {
+  // The MRU engine walks spans of 1-6, 8 and 10 accesses in functions compiled for their count
+  // (walkMru), others in the general walk: every count, with accesses that cross lines or not,
+  // with and without runs, in every configuration.
+  std::mt19937 rng(3939);
+  const auto configs = test::policyConfigurations();
+  std::uint64_t bulkSplit = 0;
+  for (std::size_t count = 1; count <= 12; ++count) {
+    std::uint64_t bulk = 0;
+    for (int trial = 0; trial < 4; ++trial) {
+      std::size_t events = 0;
+      const sim::Program program = spanningLeafProgramOf(rng, count, events);
+      for (std::size_t c = 0; c < configs.size(); ++c) {
+        INFO(count << " accesses, trial " << trial << ", configuration " << c);
+        bulk += checkSameSimulation(program, events, configs[c], sim::StreamOptions{}).bulkAccesses;
+        bulkSplit += checkSplitAsPlain(program, events, configs[c]);
+      }
+    }
+    INFO(count << " accesses");
+    CHECK(bulk > 0);  // the spans were walked with runs counted in bulk
+  }
+  CHECK(bulkSplit > 0);  // on two threads too (those whose accesses cannot cross lines)
 }
 
 TEST_CASE("a stride-1 leaf simulated in place counts most of its accesses in bulk, exactly as the plain path", "[sim][simulate][fastpath]") {
