@@ -66,8 +66,7 @@ std::optional<std::int64_t> Formula::evaluate(const std::int64_t* slots, const V
   if (!mayHaveValue(memory)) return std::nullopt;
   if (linear_) return evaluate(slots);
   if (singleLoad_) {
-    std::int64_t offset = loadConstant_;
-    for (const auto& [slot, coefficient] : loadTerms_) offset = wrappingAdd(offset, wrappingMul(coefficient, slots[slot]));
+    const std::int64_t offset = linearValue(loadConstant_, loadTerms_, slots);
     return memory.load(loadContainer_, offset);
   }
   return run(slots, [&](std::uint32_t container, std::int64_t offset) { return memory.load(container, offset); });

@@ -352,6 +352,30 @@ bool staysInLines(const LeafSpan& span, const Engine& hierarchy) {
 
 constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or longer are counted in bulk (2: atax +10 % instructions)
 
+/* After iteration "t" of "span" ("count": its access count, a constant in walkMru; "missed": the
+   iteration's outcomes' missed bits, on the MRU engine): the
+   iterations that follow it in the same lines, counted in bulk when the first level still holds
+   those lines (docs/performance.md, "Bulk hits"), to "repeats" on one thread or per access a part
+   takes to scratch.repeats; 0 if there are none to count. Shared by walkMru and runSpan's walk. */
+template <typename Engine, typename Mine>
+[[gnu::always_inline]] inline std::int64_t bulkAfter(const LeafSpan& span, std::size_t count, std::int64_t t, std::uint32_t missed,
+                                                    const Engine& hierarchy, Mine mine, SpanScratch& scratch, std::int64_t& repeats) {
+  const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
+  if (same < kMinSpanRun) return 0;
+  const std::int64_t i = span.current + t * span.step;
+  const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
+  bool held = false;  // the first level is known to hold the iteration's lines without looking
+  if constexpr (std::is_same_v<Engine, cache::MruHierarchy>) held = hierarchy.firstLevelKeeps(count, missed);
+  if (!held && !holdsLines(hierarchy, count, recordAt, mine)) return 0;
+  if constexpr (std::is_same_v<Mine, EveryRecord>) {
+    repeats += same;
+  } else {
+    for (std::size_t k = 0; k < count; ++k)
+      if (mine(recordAt(k))) scratch.repeats[k] += same;
+  }
+  return same;
+}
+
 /* runSpan on the MRU engine for a span of "K" accesses (1 to 6, 8 or 10: nearly every leaf of
    the speed corpus; a runtime count in this function gained nothing for conv2d's 51), written as a
    function of its own: the accesses' addresses advance by one add each, and the engine's
@@ -407,20 +431,11 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
       ++outcomes[k * patterns + missedLevels(outcome)];
     }
     if constexpr (Runs) {
-      const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
-      if (same < kMinSpanRun) continue;
-      const std::int64_t i = span.current + t * span.step;
-      const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
-      if (!hierarchy.firstLevelKeeps(K, missed) && !holdsLines(hierarchy, K, recordAt, mine)) continue;
-      if constexpr (kEvery) {
-        repeats += same;
-      } else {
-        for (std::size_t k = 0; k < K; ++k)
-          if (mine(recordAt(k))) scratch.repeats[k] += same;
-      }
+      if (const std::int64_t same = bulkAfter(span, K, t, missed, hierarchy, mine, scratch, repeats); same > 0) {
 #pragma GCC unroll 12
-      for (std::size_t k = 0; k < K; ++k) address[k] += moves[k] * static_cast<std::uint64_t>(same);
-      t += same;
+        for (std::size_t k = 0; k < K; ++k) address[k] += moves[k] * static_cast<std::uint64_t>(same);
+        t += same;
+      }
     }
   }
 #pragma GCC unroll 12
@@ -514,19 +529,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
           const std::int64_t i = span.current + t * span.step;
           missed = 0;
           simulateIteration(i, inLines);
-          const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
-          if (same < kMinSpanRun) continue;
-          const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
-          bool held = false;  // the first level is known to hold the iteration's lines without looking
-          if constexpr (kMru) held = hierarchy.firstLevelKeeps(count, missed);
-          if (!held && !holdsLines(hierarchy, count, recordAt, mine)) continue;
-          if constexpr (kEvery) {
-            repeats += same;
-          } else {
-            for (std::size_t k = 0; k < count; ++k)
-              if (mine(recordAt(k))) scratch.repeats[k] += same;
-          }
-          t += same;
+          t += bulkAfter(span, count, t, missed, hierarchy, mine, scratch, repeats);
         }
       });
     }

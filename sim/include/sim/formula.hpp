@@ -54,12 +54,7 @@ class Formula {
 
   /// Value with iterator values "slots"; must not depend on data. The linear case is inline:
   /// the stream evaluates offsets and bounds at every leaf entry and drawn access.
-  std::int64_t evaluate(const std::int64_t* slots) const {
-    if (!linear_) return evaluateByStack(slots);
-    auto v = static_cast<std::uint64_t>(constant_);  // unsigned: wraps as the program's address arithmetic does
-    for (const auto& [slot, coefficient] : terms_) v += static_cast<std::uint64_t>(coefficient) * static_cast<std::uint64_t>(slots[slot]);
-    return static_cast<std::int64_t>(v);
-  }
+  std::int64_t evaluate(const std::int64_t* slots) const { return linear_ ? linearValue(constant_, terms_, slots) : evaluateByStack(slots); }
   /// The data it depends on is only loads of containers the scope named (no value the analysis
   /// lost): evaluate(slots, memory) can give its value.
   bool readsMemory() const { return dependsOnData_ && !opaque_; }
@@ -74,6 +69,13 @@ class Formula {
 
  private:
   friend class FormulaCompiler;
+  /// constant + sum of coefficient * slots[slot], wrapping in two's complement as the program's
+  /// 64-bit address arithmetic does.
+  static std::int64_t linearValue(std::int64_t constant, const std::vector<std::pair<int, std::int64_t>>& terms, const std::int64_t* slots) {
+    auto v = static_cast<std::uint64_t>(constant);
+    for (const auto& [slot, coefficient] : terms) v += static_cast<std::uint64_t>(coefficient) * static_cast<std::uint64_t>(slots[slot]);
+    return static_cast<std::int64_t>(v);
+  }
   /// evaluate() of a formula that is not linear: the stack machine.
   std::int64_t evaluateByStack(const std::int64_t* slots) const;
   /* Holds a value that needs data; 0 stands in for it in the code. */
