@@ -2,6 +2,7 @@
 #include "sim/formula.hpp"
 
 #include "indexed_offset.hpp"
+#include "sim/divide.hpp"
 
 #include <algorithm>
 #include <variant>
@@ -55,8 +56,16 @@ Formula Formula::withSlotValue(int slot, std::int64_t value) const {
 }
 
 /* C truncating division; division by zero yields 0 rather than a crash (the program would trap). */
-static std::int64_t truncDiv(std::int64_t a, std::int64_t b) { return b == 0 ? 0 : b == -1 ? wrappingMul(a, -1) : a / b; }
-static std::int64_t truncMod(std::int64_t a, std::int64_t b) { return b == 0 || b == -1 ? 0 : a % b; }
+// A non-negative value over a positive divisor (the common case: a vector loop's bound over its
+// width) takes quotient()'s shift where the divisor is a power of two.
+static std::int64_t truncDiv(std::int64_t a, std::int64_t b) {
+  if (a >= 0 && b > 0) return static_cast<std::int64_t>(quotient(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)));
+  return b == 0 ? 0 : b == -1 ? wrappingMul(a, -1) : a / b;
+}
+static std::int64_t truncMod(std::int64_t a, std::int64_t b) {
+  if (a >= 0 && b > 0) return static_cast<std::int64_t>(remainder(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)));
+  return b == 0 || b == -1 ? 0 : a % b;
+}
 
 std::int64_t Formula::evaluateByStack(const std::int64_t* slots) const {
   return run(slots, [](std::uint32_t, std::int64_t) { return std::optional<std::int64_t>(0); }).value_or(0);

@@ -791,7 +791,12 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
   constexpr unsigned kParts = 2;  // one channel: accesses spanning parts span these two
   const std::size_t levels = config.levels.size();
   std::atomic<bool> stop{false};
-  std::vector<std::atomic<std::uint64_t>> done(kParts);
+  // Each thread stores its count after every leaf: each on a line of its own, so that the two
+  // threads' stores do not pass one line back and forth.
+  struct alignas(64) Done {
+    std::atomic<std::uint64_t> accesses{0};
+  };
+  std::vector<Done> done(kParts);
   SpanChannel channel;
   std::vector<PartResult> results(kParts);
   SimulationResult fromStream;  // what the first part's stream read and bound (the same in every part)
@@ -805,12 +810,12 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
       options.spanBlockBytes = std::uint64_t{1} << bit;  // those go through the channel, record by record
       AddressStream stream(program, options);
       mine.counts.assign(counts.size(), LevelCounts{});
-      const Partition partition{bit, kParts - 1u, part, &stop, &done[part], &channel};
+      const Partition partition{bit, kParts - 1u, part, &stop, &done[part].accesses, &channel};
       Progress whole;  // the first part reports every part's accesses
       if (part == 0 && progress)
         whole = [&done, &progress](std::uint64_t /*own*/) {
           std::uint64_t sum = 0;
-          for (const auto& d : done) sum += d.load(std::memory_order_relaxed);
+          for (const Done& d : done) sum += d.accesses.load(std::memory_order_relaxed);
           progress(sum);
         };
       mine.accesses = run(stream, hierarchy, outcome, levels, mine.counts, whole, attribute, mine.skipped, &partition);

@@ -2,6 +2,7 @@
 // each remembering where it is, so next() can stop whenever the caller's buffer is full.
 #include "sim/stream.hpp"
 
+#include "sim/divide.hpp"
 #include "sim/flatten_loops.hpp"
 #include "sim/permutation.hpp"
 
@@ -157,7 +158,7 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
   }
   std::int64_t size = program_.containers[a.container].sizeBytes;
   std::uint64_t stride = static_cast<std::uint64_t>(std::max<std::int64_t>(a.drawStride, 1));
-  std::uint64_t elements = size > 0 ? static_cast<std::uint64_t>(size) / stride : 1;
+  std::uint64_t elements = size > 0 ? quotient(static_cast<std::uint64_t>(size), stride) : 1;
   std::uint64_t element = 0;
   const std::int64_t rest = a.offset.evaluate(slots_.data());  // the field offset and iterator terms
   const DrawGroup& g = program_.draws[a.draw];
@@ -174,7 +175,7 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
       ++indexes_.drawn;
       ++indexes_.drawnByGroup[a.draw];
     }
-    element = drawOf(a.draw, std::max<std::uint64_t>(elements, 1)) % std::max<std::uint64_t>(elements, 1);
+    element = remainder(drawOf(a.draw, std::max<std::uint64_t>(elements, 1)), std::max<std::uint64_t>(elements, 1));
     lastOffset_.reset();
   }
   return base + element * stride + static_cast<std::uint64_t>(rest);
@@ -305,7 +306,10 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   auto count = [&](std::int64_t end) {
     std::int64_t distance = loop.increasing ? end - start : start - end;
     std::int64_t stride = loop.increasing ? step : -step;
-    trips = distance <= 0 || stride <= 0 ? 0 : (distance + stride - 1) / stride;
+    trips = distance <= 0 || stride <= 0
+                ? 0
+                : static_cast<std::int64_t>(quotient(static_cast<std::uint64_t>(distance) + static_cast<std::uint64_t>(stride) - 1,
+                                                     static_cast<std::uint64_t>(stride)));
   };
   for (const LoopOp::Carried& c : loop.carried) slots_[c.slot] = c.start.evaluate(slots_.data(), values_).value_or(kUnknownCarried);
   std::optional<std::int64_t> storedStart, storedEnd, storedStep;
@@ -588,7 +592,9 @@ std::int64_t AddressStream::lineRunLength(const Frame& f) const {
   for (const MovingAccess& m : *f.moving) {
     const AccessOp& a = *m.access;
     if (!placed_[a.container]) return 0;
-    const std::uint64_t g = m.innerGcd == 0 ? line : std::gcd(line, m.innerGcd);  // a power of two, as the line
+    // gcd(line, innerGcd) without std::gcd's divisions: the line is a power of two, so it is the
+    // smaller of the line and innerGcd's lowest set bit.
+    const std::uint64_t g = m.innerGcd == 0 ? line : std::min<std::uint64_t>(line, m.innerGcd & (~m.innerGcd + 1));
     const std::uint64_t address = base_[a.container] + static_cast<std::uint64_t>(a.offset.evaluate(slots_.data()));
     const std::int64_t room = movesWithinBlock(address, a.bytes, m.bytesPerStep * f.step, g - 1);
     if (room < 0) return 0;

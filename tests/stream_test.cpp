@@ -1,5 +1,6 @@
 // The concretiser and the lazy address stream: counts, order, placement, policies.
 #include "sim/concretize.hpp"
+#include "sim/divide.hpp"
 #include "sim/formula.hpp"
 #include "sim/permutation.hpp"
 #include "sim/stream.hpp"
@@ -12,6 +13,7 @@
 #include <map>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 using namespace cats;
@@ -380,6 +382,42 @@ TEST_CASE("keyed permutations are bijections on 0..n-1 and differ by key", "[sim
   std::size_t moved = 0;
   for (std::uint64_t k = 0; k < 1000; ++k) moved += sim::permute(k, 1000, 1) != sim::permute(k, 1000, 2);
   CHECK(moved > 900);
+}
+
+TEST_CASE("quotient and remainder agree with / and %, with and without a power of two", "[sim][formula]") {
+  std::vector<std::uint64_t> values{0, 1, 2, 3, 63, 64, 65, 127, 4096, 99999, std::uint64_t{1} << 40, ~std::uint64_t{0}, ~std::uint64_t{0} - 7};
+  std::mt19937_64 rng(7);
+  for (int k = 0; k < 200; ++k) values.push_back(rng());
+  std::vector<std::uint64_t> divisors;
+  for (std::uint64_t d = 1; d <= 130; ++d) divisors.push_back(d);
+  for (unsigned bit = 8; bit < 64; bit += 5) divisors.insert(divisors.end(), {std::uint64_t{1} << bit, (std::uint64_t{1} << bit) + 1});
+  for (std::uint64_t d : divisors)
+    for (std::uint64_t x : values) {
+      INFO(x << " over " << d);
+      CHECK(sim::quotient(x, d) == x / d);
+      CHECK(sim::remainder(x, d) == x % d);
+    }
+}
+
+TEST_CASE("formulas: idiv and imod truncate as C does, for either sign and any divisor", "[sim][formula]") {
+  sym::Context ctx;
+  const sym::Symbol i = ctx.symbol("i", sym::SymbolKind::Iterator);
+  const sym::Symbol d = ctx.symbol("d", sym::SymbolKind::Parameter);
+  sim::FormulaCompiler compiler(ctx);
+  sim::FormulaScope scope;
+  scope.iteratorSlots["i"] = 0;
+  for (std::int64_t divisor : {1, 2, 3, 4, 7, 8, 64, 100, -1, -4, -3, 0}) {
+    scope.parameters["d"] = divisor;
+    auto quotient = compiler.compile(sym::idiv(i, d), scope);
+    auto remainder = compiler.compile(sym::imod(i, d), scope);
+    REQUIRE(std::holds_alternative<sim::Formula>(quotient));
+    REQUIRE(std::holds_alternative<sim::Formula>(remainder));
+    for (std::int64_t value : {-130, -65, -64, -9, -8, -1, 0, 1, 7, 8, 9, 63, 64, 65, 1000}) {
+      INFO(value << " over " << divisor);
+      CHECK(std::get<sim::Formula>(quotient).evaluate(&value) == (divisor == 0 ? 0 : value / divisor));
+      CHECK(std::get<sim::Formula>(remainder).evaluate(&value) == (divisor == 0 ? 0 : value % divisor));
+    }
+  }
 }
 
 TEST_CASE("formulas: fractional coefficients divide as C does, quotients of lost values are data", "[sim][formula]") {
