@@ -92,6 +92,7 @@ inline std::int64_t movesWithinBlock(std::uint64_t first, std::uint32_t bytes, s
   if (d == 0) return std::numeric_limits<std::int64_t>::max();
   const std::uint64_t left = d > 0 ? mask - (last & mask) : first & mask;  // bytes it may still move
   const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
+  if (moves > left) return 0;  // a column walk: out of the block at once, without a division
   // not has_single_bit: a libgcc popcount call without -mpopcnt
   return static_cast<std::int64_t>((moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves);
 }
