@@ -410,7 +410,6 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
     write[k] = span.accesses[k].write;
   }
   std::uint64_t* outcomes = scratch.outcomes.data();
-  std::uint64_t own = 0;
   for (std::int64_t t = 0; t < span.iterations; ++t) {
     std::uint32_t missed = 0;  // the iteration's missed bits
 #pragma GCC unroll 12
@@ -418,8 +417,7 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
       const std::uint64_t a = address[k];
       address[k] += moves[k];
       if constexpr (!kEvery) {
-        if (!mine.owns(a)) continue;
-        ++own;
+        if (!mine.owns(a)) continue;  // the part's accesses are counted from hits and outcomes at the end
       }
       if (InLines ? near.accessInLineUncounted(a, write[k], outcome) : near.accessUncounted(a, bytes[k], write[k], outcome)) {
         ++hits[k];
@@ -438,8 +436,14 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
       }
     }
   }
+  std::uint64_t own = 0;  // each access the part took is a hit on its newest line or one of the outcomes
 #pragma GCC unroll 12
-  for (std::size_t k = 0; k < K; ++k) scratch.newest[k] += hits[k];
+  for (std::size_t k = 0; k < K; ++k) {
+    scratch.newest[k] += hits[k];
+    if constexpr (!kEvery)
+      for (std::size_t p = 0; p < patterns; ++p) own += outcomes[k * patterns + p];
+    own += hits[k];
+  }
   return kEvery ? static_cast<std::uint64_t>(span.iterations) * K : own;
 }
 
