@@ -96,6 +96,9 @@ TEST_CASE("the MRU engine counts exactly what Hierarchy counts", "[cache][mru]")
       cycleStream("one set of Cachegrind's second level thrashed, dirty victims", 9, 32768, 50, 2),
       sweepStream("sweep larger than the caches", 65536, 3, 8, 5),
       sweepStream("32-byte stores", 20000, 2, 32, 1),
+      // NewestHits' path for an access across two lines whose first line is its set's newest
+      tapStream("misaligned vector taps, stores across lines", 24, 1040, 2, 1),
+      tapStream("misaligned vector taps, a few stores", 40, 2064, 2, 7),
   };
   for (const auto& config : configs)
     for (const auto& stream : streams) compare(config, stream);

@@ -69,4 +69,22 @@ inline Stream sweepStream(std::string name, std::uint64_t bytes, std::size_t pas
   return s;
 }
 
+/* A stencil's vector taps over "rows" rows "rowBytes" apart, "passes" times: per 16-byte step at
+   p, reads at p - 8, p and p + 8 in the rows above, at and below, and every "writeEvery"-th step
+   a 16-byte store at p + 8 into a second array. The taps at 8 mod 16 cross a line every fourth
+   step, right after the step before used its first line (a misaligned row's vector loop). */
+inline Stream tapStream(std::string name, std::uint64_t rows, std::uint64_t rowBytes, std::size_t passes, std::size_t writeEvery) {
+  Stream s{std::move(name), {}};
+  const std::uint64_t in = 0x600000, out = in + (rows + 2) * rowBytes;
+  std::size_t n = 0;
+  for (std::size_t pass = 0; pass < passes; ++pass)
+    for (std::uint64_t row = 1; row <= rows; ++row)
+      for (std::uint64_t p = 16; p + 24 <= rowBytes; p += 16, ++n) {
+        for (std::uint64_t r : {row - 1, row, row + 1})
+          for (std::uint64_t at : {p - 8, p, p + 8}) s.accesses.push_back({in + r * rowBytes + at, 16, false});
+        if (writeEvery != 0 && n % writeEvery == 0) s.accesses.push_back({out + row * rowBytes + p + 8, 16, true});
+      }
+  return s;
+}
+
 }  // namespace cats::cache::test

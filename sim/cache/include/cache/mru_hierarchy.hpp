@@ -63,7 +63,17 @@ class MruHierarchy {
     }
     /// access() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
     [[gnu::always_inline]] bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
-      if (size == 0 || ((address + size - 1) >> lineBits_) != address >> lineBits_) {
+      const std::uint64_t line = address >> lineBits_;
+      if (size == 0 || ((address + size - 1) >> lineBits_) != line) {
+        // Across two lines, the first of them its set's newest (a vector tap of a misaligned
+        // row, which has just used it): that line's step only sets its dirty bit and adds
+        // nothing to the outcome, so the access is the second line's, counted as accessSlow()
+        // would count the pair (docs/performance.md, "Accesses across two lines").
+        std::uint64_t* row = slots_ + (line & setMask_) * ways_;
+        if (size != 0 && ((address + size - 1) >> lineBits_) == line + 1 && (row[0] & ~std::uint64_t{1}) == (line + 1) << 1) {
+          row[0] |= isWrite ? 1 : 0;
+          return accessInLineUncounted((line + 1) << lineBits_, isWrite, out);
+        }
         engine_->accessSlow(address, size, isWrite, out);
         return false;
       }
