@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -355,9 +356,13 @@ void AddressStream::enterLoop(const LoopOp& loop) {
   slots_[loop.slot] = start;
   const bool carries = !loop.carried.empty() || f.chase;  // values computed at the end of every iteration: the plain path
   if (options_.fastPaths && !carries) {
-    f.leaf = isLeafBody(loop);
-    f.branchy = !f.leaf && loop.header.empty() && !loop.body.empty() && isBranchyBlock(loop.body);
-    f.leaf = f.leaf || f.branchy;
+    LoopShape& shape = shapes_[(std::hash<const LoopOp*>{}(&loop) >> 6) & (shapes_.size() - 1)];
+    if (shape.loop != &loop) {
+      const bool leaf = isLeafBody(loop);
+      shape = LoopShape{&loop, leaf, !leaf && loop.header.empty() && !loop.body.empty() && isBranchyBlock(loop.body)};
+    }
+    f.leaf = shape.leaf || shape.branchy;
+    f.branchy = shape.branchy;
   }
   if (options_.repeatPoints && !f.leaf && !carries && trips > 2) {
     auto [known, inserted] = moving_.try_emplace(&loop);
@@ -715,7 +720,7 @@ void AddressStream::linearize(const BranchyLeaf& leaf, std::uint32_t begin, std:
 void AddressStream::flatten(const Block& block, BranchyLeaf& leaf, std::int64_t loopSlot) {
   for (const Op& op : block) {
     if (const auto* a = std::get_if<AccessOp>(&op.value)) {
-      LeafItem item;
+      LeafItem& item = leaf.items.emplace_back();  // in place: a copy of a finished one stalled on its stores
       item.write = a->write;
       item.bytes = a->bytes;
       item.tag = a->tag;
@@ -728,21 +733,20 @@ void AddressStream::flatten(const Block& block, BranchyLeaf& leaf, std::int64_t 
         item.base += static_cast<std::uint64_t>(a->offset.evaluate(slots_.data()));
         item.stride = a->offset.coefficientOf(static_cast<int>(loopSlot));
       }
-      leaf.items.push_back(item);
       continue;
     }
     const auto& branch = std::get<BranchOp>(op.value);
     const std::size_t at = leaf.items.size();
-    LeafItem item;
+    const auto armsBegin = static_cast<std::uint32_t>(leaf.arms.size());
+    LeafItem& item = leaf.items.emplace_back();
     item.kind = LeafItem::Kind::Branch;
     item.branch = &branch;
-    item.armsBegin = static_cast<std::uint32_t>(leaf.arms.size());
-    leaf.items.push_back(item);
+    item.armsBegin = armsBegin;
     leaf.arms.resize(leaf.arms.size() + branch.arms.size());
-    for (std::size_t k = 0; k < branch.arms.size(); ++k) {
+    for (std::size_t k = 0; k < branch.arms.size(); ++k) {  // "item" may move: the arms push items
       auto begin = static_cast<std::uint32_t>(leaf.items.size());
       flatten(branch.arms[k].body, leaf, loopSlot);
-      leaf.arms[item.armsBegin + k] = {begin, static_cast<std::uint32_t>(leaf.items.size())};
+      leaf.arms[armsBegin + k] = {begin, static_cast<std::uint32_t>(leaf.items.size())};
     }
     leaf.items[at].end = static_cast<std::uint32_t>(leaf.items.size());
   }

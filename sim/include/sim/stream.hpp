@@ -11,6 +11,7 @@
 #include "sim/value_memory.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdint>
 #include <limits>
@@ -250,6 +251,16 @@ class AddressStream {
   RepeatPoint repeatPoint_;
   // movingAccesses(), once per loop: none moving means the loop repeats.
   std::unordered_map<const LoopOp*, std::optional<std::vector<MovingAccess>>> moving_;
+  /// Whether a loop's body is a linear leaf, or a branchy one (isLeafBody, isBranchyBlock), for
+  /// the loops entered last: walking the body's ops at every entry touched lines the simulation
+  /// had pushed out of the cache (floyd_warshall: 9 % of its time). A small table by the loop's
+  /// address (ops are larger than 64 bytes), not a hash map: a bucket there is a division, which
+  /// cost as much; a loop whose slot another took is looked at again.
+  struct LoopShape {
+    const LoopOp* loop = nullptr;
+    bool leaf = false, branchy = false;
+  };
+  std::array<LoopShape, 64> shapes_{};
   std::vector<std::uint64_t> iteration_;  // per slot: a number new at every iteration its loop starts
   std::uint64_t iterations_ = 0;
   std::vector<std::uint64_t> loopEntry_;  // per slot: a number new at every entry of its loop
