@@ -13,7 +13,6 @@
 #include <bit>
 #include <functional>
 #include <limits>
-#include <numeric>
 
 namespace cats::sim {
 

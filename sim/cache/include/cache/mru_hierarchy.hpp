@@ -68,7 +68,7 @@ class MruHierarchy {
         // Across two lines, the first of them its set's newest (a vector tap of a misaligned
         // row, which has just used it): that line's step only sets its dirty bit and adds
         // nothing to the outcome, so the access is the second line's, counted as accessSlow()
-        // would count the pair (docs/performance.md, "Accesses across two lines").
+        // would count the pair (docs/performance.md, stop 40, "Accesses across two lines").
         std::uint64_t* row = slots_ + (line & setMask_) * ways_;
         if (size != 0 && ((address + size - 1) >> lineBits_) == line + 1 && (row[0] & ~std::uint64_t{1}) == (line + 1) << 1) {
           row[0] |= isWrite ? 1 : 0;
