@@ -4,6 +4,7 @@
 #pragma once
 
 #include "sim/concretize.hpp"
+#include "sim/divide.hpp"
 #include "sim/lazy_binding.hpp"
 #include "sim/placement.hpp"
 #include "sim/program.hpp"
@@ -12,7 +13,6 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -94,8 +94,7 @@ inline std::int64_t movesWithinBlock(std::uint64_t first, std::uint32_t bytes, s
   const std::uint64_t left = d > 0 ? mask - (last & mask) : first & mask;  // bytes it may still move
   const auto moves = static_cast<std::uint64_t>(d > 0 ? d : -d);
   if (moves > left) return 0;  // a column walk: out of the block at once, without a division
-  // not has_single_bit: a libgcc popcount call without -mpopcnt
-  return static_cast<std::int64_t>((moves & (moves - 1)) == 0 ? left >> std::countr_zero(moves) : left / moves);
+  return static_cast<std::int64_t>(quotient(left, moves));
 }
 
 /// One access of a leaf loop with every slot but the loop's own fixed: address = base + stride * i.
