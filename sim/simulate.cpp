@@ -345,6 +345,7 @@ bool staysInLines(const LeafSpan& span, const Engine& hierarchy) {
   if constexpr (!std::is_same_v<Engine, cache::MruHierarchy>) {
     return false;
   } else {
+    if (span.drawnOffsets) return false;  // a drawn index may move an access anywhere
     return std::all_of(span.accesses, span.accesses + span.count,
                        [&](const LeafAccess& a) { return a.staysInBlocks(span.current, span.step, hierarchy.lineBytes()); });
   }
@@ -491,9 +492,11 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   const auto walk = [&] {
     const std::size_t count = span.count;
     // "inLines": every access of the span stays within one line in every iteration (no check per access).
-    const auto simulateIteration = [&](std::int64_t i, auto inLines) __attribute__((always_inline)) {
+    // "drawn": the iteration's drawn offsets (LeafSpan::drawnOffsets), or null.
+    const auto simulateIteration = [&](std::int64_t i, auto inLines, const std::uint64_t* drawn) __attribute__((always_inline)) {
       for (std::size_t k = 0; k < count; ++k) {
-        const Record r = span.accesses[k].at(i);
+        Record r = span.accesses[k].at(i);
+        if (drawn) r.address += drawn[k];
         if constexpr (!kEvery) {
           if (!mine(r)) continue;
           ++own;
@@ -523,7 +526,8 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     if (span.runLineBytes == 0 || scratch.lines.never()) {
       const std::int64_t end = span.current + span.iterations * span.step;
       byCrossing([&](auto inLines) __attribute__((always_inline)) {
-        for (std::int64_t i = span.current; i != end; i += span.step) simulateIteration(i, inLines);
+        const std::uint64_t* drawn = span.drawnOffsets;
+        for (std::int64_t i = span.current; i != end; i += span.step, drawn = drawn ? drawn + count : nullptr) simulateIteration(i, inLines, drawn);
       });
     } else {
       // Iterations counted in bulk: on one thread every access repeats in each; a part counts
@@ -532,7 +536,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         for (std::int64_t t = 0; t < span.iterations; ++t) {
           const std::int64_t i = span.current + t * span.step;
           missed = 0;
-          simulateIteration(i, inLines);
+          simulateIteration(i, inLines, nullptr);  // a drawn span has no runs
           t += bulkAfter(span, count, t, missed, hierarchy, mine, scratch, repeats);
         }
       });
@@ -544,7 +548,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   }
   if constexpr (kMru) {
     std::uint64_t taken = 0;
-    switch (span.count) {  // the counts of the corpus's leaves, written out (walkMru)
+    switch (span.drawnOffsets ? 0 : span.count) {  // the counts of the corpus's leaves, written out (walkMru)
       case 1: taken = walkMruFixed<1>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
       case 2: taken = walkMruFixed<2>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
       case 3: taken = walkMruFixed<3>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;

@@ -170,15 +170,28 @@ std::uint64_t AddressStream::addressOf(const AccessOp& a) {
     ++indexes_.readByGroup[a.draw];
     lastOffset_ = static_cast<std::int64_t>(element * stride) + rest;
   } else {
-    usedPolicy_ = true;
-    if (g.fromStoredValues) {
-      ++indexes_.drawn;
-      ++indexes_.drawnByGroup[a.draw];
-    }
-    element = remainder(drawOf(a.draw, std::max<std::uint64_t>(elements, 1)), std::max<std::uint64_t>(elements, 1));
+    element = drawElement(a.draw, std::max<std::uint64_t>(elements, 1));
     lastOffset_.reset();
   }
   return base + element * stride + static_cast<std::uint64_t>(rest);
+}
+
+std::uint64_t AddressStream::drawElement(std::uint32_t group, std::uint64_t elements) {
+  usedPolicy_ = true;
+  if (program_.draws[group].fromStoredValues) {
+    ++indexes_.drawn;
+    ++indexes_.drawnByGroup[group];
+  }
+  return remainder(drawOf(group, elements), elements);
+}
+
+bool AddressStream::drawnOnly(const AccessOp& a) const {
+  const DrawGroup& g = program_.draws[a.draw];
+  return a.randomOffset && a.offset.isLinear() && !(g.fromStoredValues && g.indexFormula.mayHaveValue(values_));
+}
+
+std::uint64_t AddressStream::drawnAddress(const LeafItem& item, std::int64_t i) {
+  return item.base + static_cast<std::uint64_t>(item.stride * i) + drawElement(item.access->draw, item.elements) * item.drawStride;
 }
 
 /* Write "a", whose address was just computed: the value it stores is kept (each lane's, for a
@@ -219,10 +232,16 @@ void AddressStream::recordValue(const AccessOp& a, Phase phase) {
    distinct group takes the next element of a random permutation of "elements" per loop run. */
 std::uint64_t AddressStream::drawOf(std::uint32_t group, std::uint64_t elements) {
   const DrawGroup& g = program_.draws[group];
-  std::size_t slot = static_cast<std::size_t>(std::max(g.refreshSlot, 0));
-  std::uint64_t now = g.refreshSlot >= 0 ? iteration_[slot] : 0;
-  Draw& d = draws_[group];
+  std::uint64_t now = g.refreshSlot >= 0 ? iteration_[static_cast<std::size_t>(g.refreshSlot)] : 0;
+  const Draw& d = draws_[group];
   if (d.done && d.iteration == now) return d.value;
+  return drawAgain(group, elements, now);
+}
+
+std::uint64_t AddressStream::drawAgain(std::uint32_t group, std::uint64_t elements, std::uint64_t now) {
+  const DrawGroup& g = program_.draws[group];
+  std::size_t slot = static_cast<std::size_t>(std::max(g.refreshSlot, 0));
+  Draw& d = draws_[group];
   d.done = true;
   d.iteration = now;
   if (!g.distinct) {
@@ -670,8 +689,66 @@ bool AddressStream::prepareBranchyLeaf(Frame& f) {
     linearize(leaf, 0, static_cast<std::uint32_t>(leaf.items.size()), leafAccesses_[depth]);
     f.branchy = false;  // this run of the loop only: the next entry looks again
     findRuns(f);
+  } else if (drawnSpanLeaf(f, leaf)) {
+    leafAccesses_[depth].clear();
+    linearize(leaf, 0, static_cast<std::uint32_t>(leaf.items.size()), leafAccesses_[depth]);
+    f.drawnSpan = f.leafSpan = true;
   }
   return true;
+}
+
+/* Whether a branchy leaf is handed over as drawn spans: accesses only, each once per iteration,
+   every random one drawn (LeafItem::drawn); with spanBlockBytes, each in one block whatever it
+   draws (its size, a power of two, also divides its draw stride). */
+bool AddressStream::drawnSpanLeaf(const Frame& f, const BranchyLeaf& leaf) const {
+  const std::uint64_t block = options_.spanBlockBytes;
+  return options_.leafSpans && std::all_of(leaf.items.begin(), leaf.items.end(), [&](const LeafItem& item) {
+           if (item.kind == LeafItem::Kind::Branch || item.repeat != 1 || (item.kind == LeafItem::Kind::Random && !item.drawn)) return false;
+           const LeafAccess a{item.base, item.stride, item.bytes, item.tag, item.repeat, item.write};
+           const std::uint64_t low = std::max<std::uint64_t>(item.bytes, 1) - 1;
+           return block == 0 || (a.staysInBlocks(f.current, f.step, block) && (item.kind == LeafItem::Kind::Linear || (item.drawStride & low) == 0));
+         });
+}
+
+/* Draws in the order runBranchyLeaf makes them: per iteration a new one for the groups this loop
+   renews, then each drawn item's element in item order. At most kDrawnTable offsets at a time. */
+LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
+  constexpr std::size_t kDrawnTable = 2048;  // 16 KB: the table stays in the first-level cache
+  const BranchyLeaf& leaf = branchyLeaves_[f.leafScratch];
+  const std::size_t count = leaf.items.size();
+  if (drawnFor_.entry != f.entry || drawnFor_.current != f.current || drawnFor_.iterations == 0) {
+    const auto n = std::min<std::int64_t>(iterations, static_cast<std::int64_t>(std::max<std::size_t>(kDrawnTable / count, 1)));
+    drawnOffsets_.resize(static_cast<std::size_t>(n) * count);
+    std::uint64_t* out = drawnOffsets_.data();
+    for (std::int64_t t = 0; t < n; ++t) {
+      startIteration(f.loop->slot);
+      for (const LeafItem& item : leaf.items) {
+        std::uint64_t offset = 0;
+        if (item.kind == LeafItem::Kind::Random) {  // drawOf, inline: the group's draw is mostly made already
+          const std::uint32_t group = item.access->draw;
+          const DrawGroup& g = program_.draws[group];
+          const std::uint64_t now = g.refreshSlot >= 0 ? iteration_[static_cast<std::size_t>(g.refreshSlot)] : 0;
+          const Draw& d = draws_[group];
+          const std::uint64_t value = d.done && d.iteration == now ? d.value : drawAgain(group, item.elements, now);
+          offset = remainder(value, item.elements) * item.drawStride;
+        }
+        *out++ = offset;
+      }
+    }
+    for (const LeafItem& item : leaf.items)  // counted as drawElement counts each
+      if (item.kind == LeafItem::Kind::Random) {
+        usedPolicy_ = usedPolicy_ || n > 0;
+        if (program_.draws[item.access->draw].fromStoredValues) {
+          indexes_.drawn += static_cast<std::uint64_t>(n);
+          indexes_.drawnByGroup[item.access->draw] += static_cast<std::uint64_t>(n);
+        }
+      }
+    drawnFor_ = DrawnFor{f.entry, f.current, n};
+  }
+  const auto& accesses = leafAccesses_[f.leafScratch];
+  LeafSpan span{accesses.data(), accesses.size(), f.current, f.step, std::min(iterations, drawnFor_.iterations), 0};
+  span.drawnOffsets = drawnOffsets_.data();
+  return span;
 }
 
 namespace {
@@ -728,6 +805,16 @@ void AddressStream::flatten(const Block& block, BranchyLeaf& leaf, std::int64_t 
       if (a->randomOffset) {
         item.kind = LeafItem::Kind::Random;
         item.access = a;  // drawn by addressOf, as on the plain path (draw groups, permutations)
+        // The value memory stays as it is while a branchy leaf runs (it records no value): an
+        // index drawn now is drawn in every iteration, and its address is mostly precomputed.
+        if (drawnOnly(*a)) {
+          const std::int64_t size = program_.containers[a->container].sizeBytes;
+          item.drawn = true;
+          item.base += static_cast<std::uint64_t>(a->offset.evaluate(slots_.data()));
+          item.stride = a->offset.coefficientOf(static_cast<int>(loopSlot));
+          item.drawStride = static_cast<std::uint64_t>(std::max<std::int64_t>(a->drawStride, 1));
+          item.elements = std::max<std::uint64_t>(size > 0 ? quotient(static_cast<std::uint64_t>(size), item.drawStride) : 1, 1);
+        }
       } else {
         item.base += static_cast<std::uint64_t>(a->offset.evaluate(slots_.data()));
         item.stride = a->offset.coefficientOf(static_cast<int>(loopSlot));
@@ -799,7 +886,7 @@ std::size_t AddressStream::emitItems(const BranchyLeaf& leaf, std::uint32_t begi
     if (item.kind == LeafItem::Kind::Linear) {
       address = item.base + static_cast<std::uint64_t>(item.stride * i);
     } else {
-      address = addressOf(*item.access);
+      address = item.drawn ? drawnAddress(item, i) : addressOf(*item.access);
     }
     for (std::uint32_t r = 0; r < item.repeat; ++r) out[n++] = Record{address, item.bytes, item.tag, item.write};
     ++k;
@@ -902,13 +989,14 @@ LeafSpan AddressStream::leafSpan(std::int64_t limit) {
   if (pendingNext_ < pending_.size() || loaderNext_ < loader_.size() || zeroing_.next < zeroing_.end || frames_.empty()) return {};
   const Frame& f = frames_.back();
   if (!spanStartsAt(f) || f.remaining <= 0) return {};
+  if (f.drawnSpan) return drawnSpan(f, spanIterations(f, limit));
   const auto& accesses = leafAccesses_[f.leafScratch];
   return LeafSpan{accesses.data(), accesses.size(), f.current, f.step, spanIterations(f, limit), f.leafRuns ? options_.runLineBytes : 0};
 }
 
 /* Whether loop "f" is at the start of a leaf iteration that leafSpan() hands over. */
 bool AddressStream::spanStartsAt(const Frame& f) const {
-  return f.leaf && !f.branchy && f.leafSpan && f.phase == Phase::Body && f.pc == 0;
+  return f.leaf && (!f.branchy || f.drawnSpan) && f.leafSpan && f.phase == Phase::Body && f.pc == 0;
 }
 
 /* Loop "f" past "iterations" more iterations; at its end, on to its final header. True if it ended. */
@@ -925,6 +1013,11 @@ bool AddressStream::advanceLoop(Frame& f, std::int64_t iterations) {
 bool AddressStream::finishLeafSpan(LeafSpan& span, std::int64_t limit) {
   Frame& f = frames_.back();
   if (advanceLoop(f, span.iterations)) return false;
+  if (f.drawnSpan) {
+    drawnFor_.iterations = 0;  // a drawn span is its whole table: the next one draws anew
+    span = drawnSpan(f, spanIterations(f, limit));
+    return true;
+  }
   span.current = f.current;
   span.iterations = spanIterations(f, limit);
   return true;

@@ -547,6 +547,7 @@ struct Drive {
   std::vector<std::array<std::int64_t, 3>> offers;
   std::size_t spans = 0;        // leaves handed over by leafSpan
   std::size_t spansWithRuns = 0;  // of which the caller may count runs in bulk
+  std::size_t drawnSpans = 0;     // of which with drawn offsets
 };
 
 void logOffer(sim::AddressStream& stream, Drive& drive) {
@@ -616,16 +617,25 @@ Drive driveWithSpans(const sim::Program& program, sim::StreamOptions options, st
   sim::AddressStream stream(program, options);
   Drive drive;
   std::vector<sim::Record> buffer(4096);
+  std::size_t stretches = 0;
   for (;;) {
     sim::LeafSpan span = stream.leafSpan(limit);
     if (span.iterations > 0) {
       ++drive.spans;
       if (span.runLineBytes != 0) ++drive.spansWithRuns;
+      if (span.drawnOffsets) ++drive.drawnSpans;
       do {
         CHECK(span.runLineBytes == (span.runLineBytes == 0 ? 0 : options.runLineBytes));
+        CHECK((span.drawnOffsets == nullptr || span.runLineBytes == 0));  // a drawn span has no runs
         for (std::int64_t j = 0; j < span.iterations; ++j)
-          for (std::size_t k = 0; k < span.count; ++k) drive.records.push_back(span.accesses[k].at(span.current + j * span.step));
-      } while (stream.finishLeafSpan(span, limit));
+          for (std::size_t k = 0; k < span.count; ++k) {
+            sim::Record r = span.accesses[k].at(span.current + j * span.step);
+            if (span.drawnOffsets) r.address += span.drawnOffsets[static_cast<std::size_t>(j) * span.count + k];
+            drive.records.push_back(r);
+          }
+        // Every third stretch is left unfinished, as run<> leaves one after a batch's worth:
+        // leafSpan() offers it again, and must not draw it again.
+      } while (stream.finishLeafSpan(span, limit) && ++stretches % 3 != 0);
       CHECK(stream.offeredRun().repeats == 0);  // spans are never offered runs: the caller finds them
       continue;
     }
@@ -675,6 +685,64 @@ TEST_CASE("leaf spans make the records of next(), in stretches of any length", "
   CHECK(offers > 20);    // next() offers runs in these programs,
   CHECK(spans > 60);     // their leaves were handed over as spans,
   CHECK(withRuns > 20);  // and spans carry the line size to find the runs with
+}
+
+namespace {
+
+/* spanningLeafProgram, its accesses once per iteration and about half of them drawing their
+   element (8, 24 or 64 bytes) from one of four groups: randomLeafProgram's three (renewed per
+   leaf iteration, a permutation per leaf entry, renewed per outer iteration) and an index the
+   program stored but the stream never knows (counted as drawn). "repeated": one access made
+   twice per iteration (no span). */
+sim::Program drawnLeafProgram(std::mt19937& rng, bool repeated, std::size_t& events) {
+  sim::Program program = spanningLeafProgram(rng, events);
+  program.draws.push_back(sim::DrawGroup{1, false, "label[i]", true, sim::Formula::unknown(), {}});
+  auto& frame = std::get<sim::FrameOp>(program.body.front().value);
+  auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
+  auto& leaf = std::get<sim::LoopOp>(outer.body.front().value);
+  static const std::int64_t drawStrides[] = {8, 24, 64};
+  for (sim::Op& op : leaf.body) {
+    auto& access = std::get<sim::AccessOp>(op.value);
+    access.repeat = 1;
+    if (rng() % 2 == 0) continue;
+    access.randomOffset = true;
+    access.draw = static_cast<std::uint32_t>(rng() % program.draws.size());
+    access.drawStride = drawStrides[rng() % std::size(drawStrides)];
+  }
+  std::get<sim::AccessOp>(leaf.body.front().value).randomOffset = true;  // at least one draws
+  std::get<sim::AccessOp>(leaf.body.front().value).drawStride = 64;
+  if (repeated) std::get<sim::AccessOp>(leaf.body.back().value).repeat = 2;
+  return program;
+}
+
+}  // namespace
+
+TEST_CASE("a leaf whose random accesses all draw is handed over as drawn spans: next()'s records and draws, the plain path's counts",
+          "[sim][stream][simulate][fastpath]") {
+  std::mt19937 rng(5151);
+  const auto configs = test::policyConfigurations();
+  std::size_t drawn = 0;
+  for (int trial = 0; trial < 40; ++trial) {
+    std::size_t events = 0;
+    const bool repeated = trial % 8 == 7;
+    const sim::Program program = drawnLeafProgram(rng, repeated, events);
+    sim::StreamOptions options;
+    options.runLineBytes = trial % 2 == 0 ? 0 : 64;
+    const Drive batches = driveWithBatches(program, options);
+    for (std::int64_t limit : {std::int64_t{1}, std::int64_t{7}, std::int64_t{2048}}) {
+      INFO("trial " << trial << ", at most " << limit << " iterations per stretch");
+      const Drive withSpans = driveWithSpans(program, options, limit);
+      CHECK(sameRecords(withSpans.records, batches.records));
+      if (repeated) CHECK(withSpans.drawnSpans == 0);  // an access made twice: the branchy path
+      drawn += withSpans.drawnSpans;
+    }
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      INFO("trial " << trial << ", configuration " << c);
+      checkSameSimulation(program, events, configs[c], sim::StreamOptions{});
+      checkSplitAsPlain(program, events, configs[c]);
+    }
+  }
+  CHECK(drawn > 100);  // the leaves were handed over as drawn spans
 }
 
 TEST_CASE("runs of same-line iterations found inside leaf spans count exactly as the plain path, on one thread and two",

@@ -23,6 +23,8 @@ sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size
   CHECK(fast.levelStats == plain.levelStats);
   CHECK(fast.memory == plain.memory);
   CHECK(fast.approximate == plain.approximate);
+  CHECK(fast.notes == plain.notes);  // what the stream read and drew, among them
+  CHECK(fast.indexesFromStoredValues == plain.indexesFromStoredValues);
   for (std::size_t k = 0; k < plain.totals.size(); ++k) CHECK(sameCounts(fast.totals[k], plain.totals[k]));
   bool sameEvents = true;
   for (std::size_t e = 0; e < events; ++e)

@@ -136,6 +136,9 @@ struct LeafSpan {
   std::int64_t step = 0;
   std::int64_t iterations = 0;  // 0: the stream is not at such a leaf (call next())
   std::uint32_t runLineBytes = 0;  // runs of iterations in the same lines of this size may be counted in bulk (0: none)
+  // A leaf with drawn indexes (kmeans's sums[label[i]][d]): access k of iteration j is
+  // drawnOffsets[j * count + k] bytes further (0 for a linear one); null: none. Never offered runs.
+  const std::uint64_t* drawnOffsets = nullptr;
 };
 
 class AddressStream {
@@ -199,6 +202,7 @@ class AddressStream {
     bool leafSingle = false;      // every leaf access happens once per iteration
     bool leafSpan = false;        // leafSpan() hands it over (leafSingle, and StreamOptions::leafSpans and spanBlockBytes allow)
     bool branchy = false;         // a leaf body with branches or random offsets: runBranchyLeaf
+    bool drawnSpan = false;       // a branchy body of accesses only, each index drawn: leafSpan() hands it over with drawnOffsets
     bool leafRuns = false;        // runs of same-line iterations are possible and offered
     bool repeats = false;         // every iteration makes the same accesses: repeat points at their starts
     const std::vector<MovingAccess>* moving = nullptr;  // else line runs: the accesses that move with the counter
@@ -234,6 +238,10 @@ class AddressStream {
     std::uint64_t base = 0;
     std::int64_t stride = 0;
     const AccessOp* access = nullptr;  // Random: the access addressOf draws for
+    // Random, when "drawn" (its index is drawn throughout this run of the leaf: drawnOnly):
+    // address = base + stride * i + element * drawStride, element drawn among "elements".
+    bool drawn = false;
+    std::uint64_t drawStride = 1, elements = 1;
     const BranchOp* branch = nullptr;
     std::uint32_t armsBegin = 0, end = 0;
   };
@@ -247,6 +255,13 @@ class AddressStream {
   LeafRun run_;
   std::vector<const Arm*> chosenArms_, undecidedArms_;  // enterBranch's scratch
   bool atSpan_ = false;  // the last batch stopped before a leaf for leafSpan() (with leafSpans)
+  // A drawn span's offsets (LeafSpan::drawnOffsets), drawn for the iterations from "current" of
+  // the loop run "entry": a span offered again is not drawn again.
+  std::vector<std::uint64_t> drawnOffsets_;
+  struct DrawnFor {
+    std::uint64_t entry = 0;
+    std::int64_t current = 0, iterations = 0;
+  } drawnFor_;
   RepeatPoint repeatPoint_;
   // movingAccesses(), once per loop: none moving means the loop repeats.
   std::unordered_map<const LoopOp*, std::optional<std::vector<MovingAccess>>> moving_;
@@ -295,8 +310,16 @@ class AddressStream {
   /// baseFor() of a container not placed yet.
   std::uint64_t placeFirst(std::uint32_t container);
   std::uint64_t addressOf(const AccessOp& a);
+  /// addressOf() of a random item whose index is drawn (LeafItem::drawn), from its precomputed parts.
+  std::uint64_t drawnAddress(const LeafItem& item, std::int64_t i);
+  /// True if "a" takes its index from a draw in every access while the value memory stays as it is.
+  bool drawnOnly(const AccessOp& a) const;
   void recordValue(const AccessOp& a, Phase phase);
   std::uint64_t drawOf(std::uint32_t group, std::uint64_t elements);
+  /// drawOf() when the group's last draw is older than "now" (its refresh loop's iteration).
+  [[gnu::noinline]] std::uint64_t drawAgain(std::uint32_t group, std::uint64_t elements, std::uint64_t now);
+  /// A drawn index among "elements" (at least 1) for group "group", counted as drawn.
+  std::uint64_t drawElement(std::uint32_t group, std::uint64_t elements);
   void startIteration(int slot) { iteration_[static_cast<std::size_t>(slot)] = ++iterations_; }
   void execute(const Op& op);
   void enterLoop(const LoopOp& loop);
@@ -312,6 +335,9 @@ class AddressStream {
   bool prepareBranchyLeaf(Frame& f);
   void findRuns(Frame& f);
   bool steadyArms(const BranchyLeaf& leaf, int loopSlot) const;
+  bool drawnSpanLeaf(const Frame& f, const BranchyLeaf& leaf) const;
+  /// The drawn span of loop "f" from its current iteration, at most "iterations" of them.
+  LeafSpan drawnSpan(const Frame& f, std::int64_t iterations);
   void linearize(const BranchyLeaf& leaf, std::uint32_t begin, std::uint32_t end, std::vector<LeafAccess>& out);
   void flatten(const Block& block, BranchyLeaf& leaf, std::int64_t loopSlot);
   std::size_t runLeaf(Frame& f, Record* out, std::size_t capacity);
