@@ -6,6 +6,7 @@
 #include "attribution.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "engine_set.hpp"
+#include "sim/line_classes.hpp"
 #include "sim/partition.hpp"
 
 #include <algorithm>
@@ -337,6 +338,9 @@ struct SpanScratch {
   std::vector<std::int64_t> repeats;  // a split simulation's bulk iterations per access
   std::vector<std::uint64_t> newest;  // per access: hits on its set's newest line, for the MRU engine
   std::vector<std::uint64_t> outcomes;  // per access and number of levels missed: its other outcomes, for the MRU engine
+  LineClasses classes;                  // the general walk's line classes, on the MRU engine
+  std::vector<std::uint64_t> classAddresses;  // per class: its line's address in the iteration
+  std::vector<std::uint64_t> byClass;   // per class: iterations simulated by class in which a part took it
 };
 
 /* True if the MRU engine is "hierarchy" and no access of "span" ever crosses a line. */
@@ -491,9 +495,56 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
   // engine, the counts walkMru is not compiled for).
   const auto walk = [&] {
     const std::size_t count = span.count;
+    // Line classes (sim/line_classes.hpp), on the MRU engine: an iteration whose lines lie in
+    // distinct first-level sets goes to the cache once per line, its other accesses counted at
+    // the end as hits on their set's newest line.
+    bool classes = false;
+    std::uint64_t byClass = 0;  // iterations simulated by class, on one thread
+    if constexpr (kMru) {
+      classes = count >= 4 && hierarchy.firstSetsIndependent() && scratch.classes.build(span, hierarchy.lineBits(), hierarchy.firstSetMask());
+      if (classes) {
+        scratch.classAddresses.resize(scratch.classes.size());
+        if constexpr (!kEvery) scratch.byClass.assign(scratch.classes.size(), 0);
+      }
+    }
+    const auto simulateByClass = [&](std::int64_t i, const std::uint64_t* drawn) __attribute__((always_inline)) {
+      if constexpr (!kMru) {
+        return false;
+      } else {
+        const std::size_t n = scratch.classes.size();
+        std::uint64_t* address = scratch.classAddresses.data();
+        for (std::size_t c = 0; c < n; ++c) {
+          const std::uint32_t k = scratch.classes.leader(c);
+          address[c] = span.accesses[k].addressAt(i) + (drawn ? drawn[k] : 0);
+        }
+        if (!scratch.classes.distinctSets(address)) return false;
+        for (std::size_t c = 0; c < n; ++c) {
+          const std::uint32_t k = scratch.classes.leader(c);
+          const LeafAccess& a = span.accesses[k];
+          if constexpr (!kEvery) {
+            if (!mine.owns(address[c])) continue;  // its followers share its line: none is the part's
+            ++own;
+            ++scratch.byClass[c];
+          }
+          if (newest.accessInLineUncounted(address[c], a.write, outcome)) {
+            ++scratch.newest[k];
+          } else {
+            missed |= outcome.missed;
+            ++scratch.outcomes[k * patterns + missedLevels(outcome)];
+          }
+          // The line is its set's newest now: a later write of the class only makes it dirty.
+          if (scratch.classes.writesAfter(c)) newest.accessInLineUncounted(address[c], true, outcome);
+        }
+        if constexpr (kEvery) ++byClass;
+        return true;
+      }
+    };
     // "inLines": every access of the span stays within one line in every iteration (no check per access).
     // "drawn": the iteration's drawn offsets (LeafSpan::drawnOffsets), or null.
     const auto simulateIteration = [&](std::int64_t i, auto inLines, const std::uint64_t* drawn) __attribute__((always_inline)) {
+      if constexpr (kMru) {
+        if (classes && simulateByClass(i, drawn)) return;
+      }
       for (std::size_t k = 0; k < count; ++k) {
         Record r = span.accesses[k].at(i);
         if (drawn) r.address += drawn[k];
@@ -541,6 +592,12 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         }
       });
     }
+    if (classes)  // the accesses not leading their class: newest-line hits in each iteration simulated by class
+      for (const std::uint32_t k : scratch.classes.followers()) {
+        const std::uint64_t times = kEvery ? byClass : scratch.byClass[scratch.classes.classOf(k)];
+        scratch.newest[k] += times;
+        if constexpr (!kEvery) own += times;
+      }
   };
   if (span.runLineBytes != 0) {
     scratch.lines.start(span);

@@ -693,6 +693,22 @@ bool AddressStream::prepareBranchyLeaf(Frame& f) {
     leafAccesses_[depth].clear();
     linearize(leaf, 0, static_cast<std::uint32_t>(leaf.items.size()), leafAccesses_[depth]);
     f.drawnSpan = f.leafSpan = true;
+    // An item's offset is its group's value modulo its element count, times its stride: the
+    // same in every iteration for items that agree on all three.
+    drawnKeys_.assign(leaf.items.size(), 0);
+    for (std::size_t k = 0; k < leaf.items.size(); ++k) {
+      const LeafItem& item = leaf.items[k];
+      if (item.kind != LeafItem::Kind::Random) continue;
+      drawnKeys_[k] = static_cast<std::uint32_t>(k + 1);
+      for (std::size_t j = 0; j < k; ++j) {
+        const LeafItem& other = leaf.items[j];
+        if (other.kind == LeafItem::Kind::Random && other.access->draw == item.access->draw && other.elements == item.elements &&
+            other.drawStride == item.drawStride) {
+          drawnKeys_[k] = drawnKeys_[j];
+          break;
+        }
+      }
+    }
   }
   return true;
 }
@@ -719,6 +735,7 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
   if (drawnFor_.entry != f.entry || drawnFor_.current != f.current || drawnFor_.iterations == 0) {
     const auto n = std::min<std::int64_t>(iterations, static_cast<std::int64_t>(std::max<std::size_t>(kDrawnTable / count, 1)));
     drawnOffsets_.resize(static_cast<std::size_t>(n) * count);
+    drawnBits_.assign(count, 0);
     std::uint64_t* out = drawnOffsets_.data();
     for (std::int64_t t = 0; t < n; ++t) {
       startIteration(f.loop->slot);
@@ -732,6 +749,7 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
           const std::uint64_t value = d.done && d.iteration == now ? d.value : drawAgain(group, item.elements, now);
           offset = remainder(value, item.elements) * item.drawStride;
         }
+        drawnBits_[static_cast<std::size_t>(&item - leaf.items.data())] |= offset;
         *out++ = offset;
       }
     }
@@ -748,6 +766,8 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
   const auto& accesses = leafAccesses_[f.leafScratch];
   LeafSpan span{accesses.data(), accesses.size(), f.current, f.step, std::min(iterations, drawnFor_.iterations), 0};
   span.drawnOffsets = drawnOffsets_.data();
+  span.drawnKeys = drawnKeys_.data();
+  span.drawnBits = drawnBits_.data();
   return span;
 }
 

@@ -17,6 +17,7 @@
 
 using namespace cats;
 using test::checkSameSimulation;
+using test::checkSplitAsPlain;
 using test::level;
 using test::randomLeafProgram;
 
@@ -594,22 +595,6 @@ sim::Program spanningLeafProgramOf(std::mt19937& rng, std::size_t count, std::si
   }
   events = count;
   return program;
-}
-
-/* "program" on two threads reports what the plain path reports; the split run's bulk accesses
-   (0 if it ran on one thread). */
-std::uint64_t checkSplitAsPlain(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config) {
-  sim::StreamOptions plain;
-  plain.fastPaths = false;
-  const sim::SimulationResult reference = sim::simulate(program, events, config, plain);
-  const sim::SimulationResult split = sim::simulate(program, events, config, sim::StreamOptions{}, {}, 2);
-  CHECK(split.levelStats == reference.levelStats);
-  CHECK(split.memory == reference.memory);
-  bool sameEvents = true;
-  for (std::size_t e = 0; e < events; ++e)
-    for (std::size_t k = 0; k < reference.totals.size(); ++k) sameEvents = sameEvents && test::sameCounts(split.byEvent[e][k], reference.byEvent[e][k]);
-  CHECK(sameEvents);
-  return split.threads == 2 ? split.bulkAccesses : 0;
 }
 
 Drive driveWithSpans(const sim::Program& program, sim::StreamOptions options, std::int64_t limit) {

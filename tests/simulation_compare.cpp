@@ -33,6 +33,21 @@ sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size
   return fast;
 }
 
+std::uint64_t checkSplitAsPlain(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config) {
+  sim::StreamOptions plain;
+  plain.fastPaths = false;
+  const sim::SimulationResult reference = sim::simulate(program, events, config, plain);
+  const sim::SimulationResult split = sim::simulate(program, events, config, sim::StreamOptions{}, {}, 2);
+  CHECK(split.levelStats == reference.levelStats);
+  CHECK(split.memory == reference.memory);
+  CHECK(split.notes == reference.notes);
+  bool sameEvents = true;
+  for (std::size_t e = 0; e < events; ++e)
+    for (std::size_t k = 0; k < reference.totals.size(); ++k) sameEvents = sameEvents && sameCounts(split.byEvent[e][k], reference.byEvent[e][k]);
+  CHECK(sameEvents);
+  return split.threads == 2 ? split.bulkAccesses : 0;
+}
+
 void forEachModel(const std::string& path, const std::map<std::string, std::string>& defines, const ModelCheck& check) {
   AnalyzeOptions analyze;
   analyze.defines = defines;

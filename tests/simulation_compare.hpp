@@ -19,6 +19,10 @@ bool sameCounts(const sim::LevelCounts& a, const sim::LevelCounts& b);
 sim::SimulationResult checkSameSimulation(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config,
                                           sim::StreamOptions options);
 
+/// "program" on two threads (fast paths on) reports what the plain path reports on one; the
+/// split run's bulk accesses (0 if it ran on one thread).
+std::uint64_t checkSplitAsPlain(const sim::Program& program, std::size_t events, const cache::HierarchyConfig& config);
+
 /// "path" (relative to the source tree) analysed with "defines" and concretised at -O0 and -O2:
 /// "check" gets each program, stream options to match (undecidable branches: a seeded coin) and
 /// a label for INFO.

@@ -139,6 +139,10 @@ struct LeafSpan {
   // A leaf with drawn indexes (kmeans's sums[label[i]][d]): access k of iteration j is
   // drawnOffsets[j * count + k] bytes further (0 for a linear one); null: none. Never offered runs.
   const std::uint64_t* drawnOffsets = nullptr;
+  // With drawnOffsets, per access: 0 for a linear one; accesses with the same key draw the same
+  // offset in every iteration. And the bits any of its offsets in this span has (ORed).
+  const std::uint32_t* drawnKeys = nullptr;
+  const std::uint64_t* drawnBits = nullptr;
 };
 
 class AddressStream {
@@ -258,6 +262,8 @@ class AddressStream {
   // A drawn span's offsets (LeafSpan::drawnOffsets), drawn for the iterations from "current" of
   // the loop run "entry": a span offered again is not drawn again.
   std::vector<std::uint64_t> drawnOffsets_;
+  std::vector<std::uint32_t> drawnKeys_;  // LeafSpan::drawnKeys of the drawn leaf being run
+  std::vector<std::uint64_t> drawnBits_;  // LeafSpan::drawnBits of drawnOffsets_
   struct DrawnFor {
     std::uint64_t entry = 0;
     std::int64_t current = 0, iterations = 0;

@@ -162,6 +162,16 @@ class MruHierarchy {
   std::vector<ResidentLine> contents(std::size_t k) const;
 
   std::uint64_t lineBytes() const { return lineBytes_; }
+  std::uint32_t lineBits() const { return lineBits_; }
+  /// The first level's set count minus one: a line's set is its low bits.
+  std::uint64_t firstSetMask() const { return firstSetMask_; }
+  /// True if an access to one first-level set never takes a line from another: the hierarchy
+  /// is not inclusive, or every level's sets split the first level's (as many or more).
+  bool firstSetsIndependent() const {
+    for (const Level& l : levels_)
+      if (inclusion_ == Inclusion::Inclusive && (l.setMask & firstSetMask_) != firstSetMask_) return false;
+    return true;
+  }
   std::size_t levelCount() const { return levels_.size(); }
   const std::vector<LevelStats>& stats() const { return stats_; }
   MemoryTraffic memoryTraffic() const;
