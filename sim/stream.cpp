@@ -737,20 +737,24 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
     drawnOffsets_.resize(static_cast<std::size_t>(n) * count);
     drawnBits_.assign(count, 0);
     std::uint64_t* out = drawnOffsets_.data();
-    for (std::int64_t t = 0; t < n; ++t) {
+    for (std::int64_t t = 0; t < n; ++t, out += count) {
       startIteration(f.loop->slot);
-      for (const LeafItem& item : leaf.items) {
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::uint32_t key = drawnKeys_[k];
         std::uint64_t offset = 0;
-        if (item.kind == LeafItem::Kind::Random) {  // drawOf, inline: the group's draw is mostly made already
+        if (key == k + 1) {  // the first item of its key draws (drawOf, inline: the group's draw is mostly made already)
+          const LeafItem& item = leaf.items[k];
           const std::uint32_t group = item.access->draw;
           const DrawGroup& g = program_.draws[group];
           const std::uint64_t now = g.refreshSlot >= 0 ? iteration_[static_cast<std::size_t>(g.refreshSlot)] : 0;
           const Draw& d = draws_[group];
           const std::uint64_t value = d.done && d.iteration == now ? d.value : drawAgain(group, item.elements, now);
           offset = remainder(value, item.elements) * item.drawStride;
+        } else if (key != 0) {
+          offset = out[key - 1];  // the same group, elements and stride: the same offset
         }
-        drawnBits_[static_cast<std::size_t>(&item - leaf.items.data())] |= offset;
-        *out++ = offset;
+        drawnBits_[k] |= offset;
+        out[k] = offset;
       }
     }
     for (const LeafItem& item : leaf.items)  // counted as drawElement counts each
