@@ -1,5 +1,7 @@
 #include "sim/line_classes.hpp"
 
+#include <algorithm>
+
 namespace cats::sim {
 
 namespace {
@@ -19,6 +21,7 @@ bool LineClasses::build(const LeafSpan& span, std::uint32_t lineBits, std::uint6
   setMask_ = setMask;
   if (stamps_.size() != setMask + 1) {
     stamps_.assign(setMask + 1, 0);
+    counts_.assign(setMask + 1, 0);
     check_ = 0;
   }
   leaders_.clear();
@@ -52,6 +55,15 @@ bool LineClasses::build(const LeafSpan& span, std::uint32_t lineBits, std::uint6
     writesAfter_.push_back(0);
     firstAddress_.push_back(address);
   }
+  byLast_.clear();  // each class where its last access is, walking back
+  std::vector<bool>& listed = listed_;
+  listed.assign(leaders_.size(), false);
+  for (std::size_t k = span.count; k-- > 0;)
+    if (!listed[classOf_[k]]) {
+      listed[classOf_[k]] = true;
+      byLast_.push_back(classOf_[k]);
+    }
+  std::reverse(byLast_.begin(), byLast_.end());
   return leaders_.size() * 3 <= span.count * kMostClassThirds;
 }
 

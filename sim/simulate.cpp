@@ -517,7 +517,11 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
           const std::uint32_t k = scratch.classes.leader(c);
           address[c] = span.accesses[k].addressAt(i) + (drawn ? drawn[k] : 0);
         }
-        if (!scratch.classes.distinctSets(address)) return false;
+        // Classes sharing a set: their accesses interleave there, all hits after the leaders'
+        // (the set holds them all), leaving them in the order of their last accesses. Not in an
+        // inclusive hierarchy, where a leader's miss below may evict another class's line.
+        const int shared = scratch.classes.sharedSets(address, hierarchy.firstWays());
+        if (shared == 2 || (shared == 1 && hierarchy.inclusive())) return false;
         for (std::size_t c = 0; c < n; ++c) {
           const std::uint32_t k = scratch.classes.leader(c);
           const LeafAccess& a = span.accesses[k];
@@ -533,8 +537,15 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
             ++scratch.outcomes[k * patterns + missedLevels(outcome)];
           }
           // The line is its set's newest now: a later write of the class only makes it dirty.
-          if (scratch.classes.writesAfter(c)) newest.accessInLineUncounted(address[c], true, outcome);
+          if (shared == 0 && scratch.classes.writesAfter(c)) newest.accessInLineUncounted(address[c], true, outcome);
         }
+        if (shared == 1)
+          for (const std::uint32_t c : scratch.classes.byLastAccess()) {
+            if constexpr (!kEvery) {
+              if (!mine.owns(address[c])) continue;
+            }
+            hierarchy.refreshFirst(address[c], scratch.classes.writesAfter(c));
+          }
         if constexpr (kEvery) ++byClass;
         return true;
       }

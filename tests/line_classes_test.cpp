@@ -46,12 +46,19 @@ TEST_CASE("line classes: accesses moving alike share a class when at one address
   CHECK(classes.writesAfter(1));  // access 3 writes the constant's line
   CHECK(classes.writesAfter(2));
 
-  // Lines in distinct sets, then two classes in one set (64 sets of 64-byte lines: 4 KB apart).
+  // Classes by their last access: the stream's at 6, the next row's at 7, the constant's at 8.
+  CHECK(classes.byLastAccess() == std::vector<std::uint32_t>{0, 2, 3, 4, 1});
+
+  // Lines in distinct sets, then two classes in one set (64 sets of 64-byte lines: 4 KB apart),
+  // then three in one set of a two-way level.
   std::vector<std::uint64_t> lines = {0x1000, 0x2040, 0x3080, 0x30c0, 0x1100};  // sets 0 to 4
-  CHECK(classes.distinctSets(lines.data()));
-  CHECK(classes.distinctSets(lines.data()));  // a check does not see the last one's stamps
+  CHECK(classes.sharedSets(lines.data(), 2) == 0);
+  CHECK(classes.sharedSets(lines.data(), 2) == 0);  // a check does not see the last one's stamps
   lines[4] = 0x5000;  // the set of 0x1000
-  CHECK_FALSE(classes.distinctSets(lines.data()));
+  CHECK(classes.sharedSets(lines.data(), 2) == 1);
+  lines[3] = 0x7000;
+  CHECK(classes.sharedSets(lines.data(), 2) == 2);
+  CHECK(classes.sharedSets(lines.data(), 3) == 1);
 
   SECTION("an access that may cross a line: no classes") {
     std::vector<sim::LeafAccess> crossing = accesses;

@@ -26,19 +26,24 @@ class LineClasses {
   /// The accesses that do not lead their class, and the class of each access.
   const std::vector<std::uint32_t>& followers() const { return followers_; }
   std::uint32_t classOf(std::size_t access) const { return classOf_[access]; }
-  /// True if the lines of "addresses" (one per class) lie in distinct first-level sets.
-  bool distinctSets(const std::uint64_t* addresses) {
+  /// The classes in the order of their last accesses in the iteration.
+  const std::vector<std::uint32_t>& byLastAccess() const { return byLast_; }
+  /// How the lines of "addresses" (one per class) share first-level sets: 0 each in a set of its
+  /// own, 1 some share a set but none holds more than "ways" of them, 2 more.
+  int sharedSets(const std::uint64_t* addresses, std::uint32_t ways) {
     if (++check_ == 0) {  // wrapped: older stamps could match again
       std::fill(stamps_.begin(), stamps_.end(), 0);
       check_ = 1;
     }
-    bool distinct = true;
+    std::uint32_t most = 1;
     for (std::size_t c = 0; c < leaders_.size(); ++c) {
-      std::uint32_t& stamp = stamps_[(addresses[c] >> lineBits_) & setMask_];
-      distinct = distinct && stamp != check_;
-      stamp = check_;
+      const std::uint64_t set = (addresses[c] >> lineBits_) & setMask_;
+      const std::uint32_t here = stamps_[set] == check_ ? counts_[set] + 1 : 1;
+      stamps_[set] = check_;
+      counts_[set] = here;
+      most = std::max(most, here);
     }
-    return distinct;
+    return most == 1 ? 0 : most <= ways ? 1 : 2;
   }
 
  private:
@@ -47,7 +52,10 @@ class LineClasses {
   std::vector<std::uint32_t> leaders_, followers_, classOf_;
   std::vector<std::uint8_t> writesAfter_;  // bytes, not vector<bool>: read per class and iteration
   std::vector<std::uint64_t> firstAddress_;  // per class: its leader's address in the span's first iteration
+  std::vector<std::uint32_t> byLast_;  // classes by their last access
+  std::vector<bool> listed_;           // build()'s scratch
   std::vector<std::uint32_t> stamps_;  // per first-level set: the last check that found a class in it
+  std::vector<std::uint32_t> counts_;  // per first-level set: the classes that check found in it
   std::uint32_t check_ = 0;
 };
 

@@ -172,6 +172,22 @@ class MruHierarchy {
       if (inclusion_ == Inclusion::Inclusive && (l.setMask & firstSetMask_) != firstSetMask_) return false;
     return true;
   }
+  /// The first level's associativity, and whether the hierarchy is inclusive.
+  std::uint32_t firstWays() const { return firstWays_; }
+  bool inclusive() const { return inclusion_ == Inclusion::Inclusive; }
+  /// Makes the first-level line of "address", which the first level holds, its set's newest
+  /// ("dirty" ORed in): the recency a hit leaves, with nothing counted and nothing below touched.
+  void refreshFirst(std::uint64_t address, bool dirty) {
+    const std::uint64_t line = address >> lineBits_;
+    std::uint64_t* row = firstSlots_ + (line & firstSetMask_) * firstWays_;
+    const std::uint64_t key = (line + 1) << 1;
+    std::uint32_t way = 0;
+    while (way < firstWays_ && (row[way] ^ key) >= 2) ++way;
+    if (way == firstWays_) return;  // not held: the caller's premise failed; nothing to move
+    const std::uint64_t slot = row[way] | (dirty ? 1 : 0);
+    for (; way > 0; --way) row[way] = row[way - 1];
+    row[0] = slot;
+  }
   std::size_t levelCount() const { return levels_.size(); }
   const std::vector<LevelStats>& stats() const { return stats_; }
   MemoryTraffic memoryTraffic() const;
