@@ -128,15 +128,9 @@ sim::Program rowsLeafProgram(std::mt19937& rng, bool drawn, std::size_t& events)
    inclusion mode, and an inclusive one whose last level has fewer sets than the first (a miss
    there may take a line of another first-level set: no classes). */
 std::vector<cache::HierarchyConfig> classConfigurations() {
-  std::vector<cache::HierarchyConfig> out;
-  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
-    cache::HierarchyConfig c;
-    c.levels = {level("D1", 4096, 8, 64), level("LL", 32768, 8, 64)};
-    c.inclusion = inclusion;
+  std::vector<cache::HierarchyConfig> out = test::inEachInclusion({level("D1", 4096, 8, 64), level("LL", 32768, 8, 64)});
+  for (const cache::HierarchyConfig& c : test::inEachInclusion({level("D1", 2048, 2, 64), level("L2", 8192, 4, 64), level("LL", 32768, 4, 64)}))
     out.push_back(c);
-    c.levels = {level("D1", 2048, 2, 64), level("L2", 8192, 4, 64), level("LL", 32768, 4, 64)};
-    out.push_back(c);
-  }
   cache::HierarchyConfig fewer;
   fewer.levels = {level("D1", 4096, 2, 64), level("LL", 8192, 16, 64)};  // 32 sets, then 8
   fewer.inclusion = cache::Inclusion::Inclusive;

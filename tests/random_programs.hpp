@@ -114,6 +114,18 @@ inline sim::LoopOp countedLoop(int slot, std::int64_t trips, sim::Block body) {
   return l;
 }
 
+/* A hierarchy of "levels" in each inclusion mode: non-inclusive, inclusive, exclusive. */
+inline std::vector<cache::HierarchyConfig> inEachInclusion(const std::vector<cache::LevelConfig>& levels) {
+  std::vector<cache::HierarchyConfig> out;
+  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
+    cache::HierarchyConfig c;
+    c.levels = levels;
+    c.inclusion = inclusion;
+    out.push_back(c);
+  }
+  return out;
+}
+
 inline cache::LevelConfig level(const char* name, std::uint64_t size, std::uint32_t ways, std::uint32_t line) {
   cache::LevelConfig l;
   l.name = name;

@@ -49,19 +49,9 @@ sim::SimulationResult checkSameSplit(const sim::Program& program, std::size_t ev
    inclusion modes (two- and four-way, and two eight-way levels), small enough to miss, evict and
    purge; and Cachegrind's geometry. */
 std::vector<cache::HierarchyConfig> splittableConfigurations() {
-  std::vector<cache::HierarchyConfig> out;
-  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
-    cache::HierarchyConfig c;
-    c.levels = {level("D1", 512, 2, 32), level("LL", 4096, 4, 32)};
-    c.inclusion = inclusion;
-    out.push_back(c);
-  }
-  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
-    cache::HierarchyConfig c;  // two eight-way levels: the engine's written-out paths
-    c.levels = {level("D1", 512, 8, 32), level("LL", 2048, 8, 32)};
-    c.inclusion = inclusion;
-    out.push_back(c);
-  }
+  std::vector<cache::HierarchyConfig> out = test::inEachInclusion({level("D1", 512, 2, 32), level("LL", 4096, 4, 32)});
+  for (const cache::HierarchyConfig& c : test::inEachInclusion({level("D1", 512, 8, 32), level("LL", 2048, 8, 32)}))
+    out.push_back(c);  // two eight-way levels: the engine's written-out paths
   cache::HierarchyConfig three;
   three.levels = {level("L1", 1024, 2, 64), level("L2", 4096, 4, 64), level("L3", 16384, 8, 64)};
   three.inclusion = cache::Inclusion::Inclusive;
