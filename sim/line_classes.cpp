@@ -31,16 +31,16 @@ bool LineClasses::build(const LeafSpan& span, std::uint32_t lineBits, std::uint6
   classOf_.assign(span.count, 0);
   for (std::size_t k = 0; k < span.count; ++k) {
     const LeafAccess& a = span.accesses[k];
-    const std::uint32_t key = span.drawnKeys ? span.drawnKeys[k] : 0;
+    const std::uint32_t key = span.drawnSlots ? span.drawnSlots[k] : 0;
     const std::uint64_t bits = key != 0 ? span.drawnBits[k] : 0;
     const std::uint64_t size = std::max<std::uint32_t>(a.bytes, 1);
     if (!a.staysInBlocks(span.current, span.step, line) || (bits & (size - 1)) != 0) return false;
-    const std::uint64_t address = a.addressAt(span.current) + (span.drawnOffsets ? span.drawnOffsets[k] : 0);
+    const std::uint64_t address = a.addressAt(span.current) + span.drawnOffset(0, k);
     const bool wholeLines = (static_cast<std::uint64_t>(a.stride * span.step) & low) == 0 && (bits & low) == 0;
     std::size_t c = 0;
     for (; c < leaders_.size(); ++c) {
       const LeafAccess& l = span.accesses[leaders_[c]];
-      const std::uint32_t leaderKey = span.drawnKeys ? span.drawnKeys[leaders_[c]] : 0;
+      const std::uint32_t leaderKey = span.drawnSlots ? span.drawnSlots[leaders_[c]] : 0;
       if (l.stride == a.stride && leaderKey == key &&
           (address == firstAddress_[c] || (wholeLines && (address >> lineBits) == (firstAddress_[c] >> lineBits))))
         break;

@@ -515,7 +515,7 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         std::uint64_t* address = scratch.classAddresses.data();
         for (std::size_t c = 0; c < n; ++c) {
           const std::uint32_t k = scratch.classes.leader(c);
-          address[c] = span.accesses[k].addressAt(i) + (drawn ? drawn[k] : 0);
+          address[c] = span.accesses[k].addressAt(i) + (drawn ? drawn[span.drawnSlots[k]] : 0);
         }
         // Classes sharing a set: their accesses interleave there, all hits after the leaders'
         // (the set holds them all), leaving them in the order of their last accesses. Not in an
@@ -551,14 +551,14 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
       }
     };
     // "inLines": every access of the span stays within one line in every iteration (no check per access).
-    // "drawn": the iteration's drawn offsets (LeafSpan::drawnOffsets), or null.
+    // "drawn": the iteration's row of drawn offsets (LeafSpan::drawnOffsets), or null.
     const auto simulateIteration = [&](std::int64_t i, auto inLines, const std::uint64_t* drawn) __attribute__((always_inline)) {
       if constexpr (kMru) {
         if (classes && simulateByClass(i, drawn)) return;
       }
       for (std::size_t k = 0; k < count; ++k) {
         Record r = span.accesses[k].at(i);
-        if (drawn) r.address += drawn[k];
+        if (drawn) r.address += drawn[span.drawnSlots[k]];
         if constexpr (!kEvery) {
           if (!mine(r)) continue;
           ++own;
@@ -589,7 +589,8 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
       const std::int64_t end = span.current + span.iterations * span.step;
       byCrossing([&](auto inLines) __attribute__((always_inline)) {
         const std::uint64_t* drawn = span.drawnOffsets;
-        for (std::int64_t i = span.current; i != end; i += span.step, drawn = drawn ? drawn + count : nullptr) simulateIteration(i, inLines, drawn);
+        for (std::int64_t i = span.current; i != end; i += span.step, drawn = drawn ? drawn + span.drawnWidth : nullptr)
+          simulateIteration(i, inLines, drawn);
       });
     } else {
       // Iterations counted in bulk: on one thread every access repeats in each; a part counts

@@ -694,20 +694,19 @@ bool AddressStream::prepareBranchyLeaf(Frame& f) {
     linearize(leaf, 0, static_cast<std::uint32_t>(leaf.items.size()), leafAccesses_[depth]);
     f.drawnSpan = f.leafSpan = true;
     // An item's offset is its group's value modulo its element count, times its stride: the
-    // same in every iteration for items that agree on all three.
-    drawnKeys_.assign(leaf.items.size(), 0);
+    // same in every iteration for items that agree on all three, which share a slot.
+    drawnSlots_.assign(leaf.items.size(), 0);
+    slotLeaders_.clear();
     for (std::size_t k = 0; k < leaf.items.size(); ++k) {
       const LeafItem& item = leaf.items[k];
       if (item.kind != LeafItem::Kind::Random) continue;
-      drawnKeys_[k] = static_cast<std::uint32_t>(k + 1);
-      for (std::size_t j = 0; j < k; ++j) {
+      const auto same = std::find_if(slotLeaders_.begin(), slotLeaders_.end(), [&](std::uint32_t j) {
         const LeafItem& other = leaf.items[j];
-        if (other.kind == LeafItem::Kind::Random && other.access->draw == item.access->draw && other.elements == item.elements &&
-            other.drawStride == item.drawStride) {
-          drawnKeys_[k] = drawnKeys_[j];
-          break;
-        }
-      }
+        return other.access->draw == item.access->draw && other.elements == item.elements && other.drawStride == item.drawStride;
+      });
+      const auto slot = static_cast<std::uint32_t>(same - slotLeaders_.begin());
+      if (same == slotLeaders_.end()) slotLeaders_.push_back(static_cast<std::uint32_t>(k));
+      drawnSlots_[k] = slot + 1;
     }
   }
   return true;
@@ -727,36 +726,33 @@ bool AddressStream::drawnSpanLeaf(const Frame& f, const BranchyLeaf& leaf) const
 }
 
 /* Draws in the order runBranchyLeaf makes them: per iteration a new one for the groups this loop
-   renews, then each drawn item's element in item order. At most kDrawnTable offsets at a time. */
+   renews, then each drawn item's element in item order (only a slot's first item draws: the
+   others take the group's value of this iteration too). At most kDrawnTable offsets at a time. */
 LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
   constexpr std::size_t kDrawnTable = 2048;  // 16 KB: the table stays in the first-level cache
   const BranchyLeaf& leaf = branchyLeaves_[f.leafScratch];
-  const std::size_t count = leaf.items.size();
+  const std::size_t width = slotLeaders_.size() + 1;
   if (drawnFor_.entry != f.entry || drawnFor_.current != f.current || drawnFor_.iterations == 0) {
-    const auto n = std::min<std::int64_t>(iterations, static_cast<std::int64_t>(std::max<std::size_t>(kDrawnTable / count, 1)));
-    drawnOffsets_.resize(static_cast<std::size_t>(n) * count);
-    drawnBits_.assign(count, 0);
+    const auto n = std::min<std::int64_t>(iterations, static_cast<std::int64_t>(std::max<std::size_t>(kDrawnTable / width, 1)));
+    drawnOffsets_.resize(static_cast<std::size_t>(n) * width);
+    slotBits_.assign(width, 0);
     std::uint64_t* out = drawnOffsets_.data();
-    for (std::int64_t t = 0; t < n; ++t, out += count) {
+    for (std::int64_t t = 0; t < n; ++t, out += width) {
       startIteration(f.loop->slot);
-      for (std::size_t k = 0; k < count; ++k) {
-        const std::uint32_t key = drawnKeys_[k];
-        std::uint64_t offset = 0;
-        if (key == k + 1) {  // the first item of its key draws (drawOf, inline: the group's draw is mostly made already)
-          const LeafItem& item = leaf.items[k];
-          const std::uint32_t group = item.access->draw;
-          const DrawGroup& g = program_.draws[group];
-          const std::uint64_t now = g.refreshSlot >= 0 ? iteration_[static_cast<std::size_t>(g.refreshSlot)] : 0;
-          const Draw& d = draws_[group];
-          const std::uint64_t value = d.done && d.iteration == now ? d.value : drawAgain(group, item.elements, now);
-          offset = remainder(value, item.elements) * item.drawStride;
-        } else if (key != 0) {
-          offset = out[key - 1];  // the same group, elements and stride: the same offset
-        }
-        drawnBits_[k] |= offset;
-        out[k] = offset;
+      out[0] = 0;
+      for (std::size_t s = 1; s < width; ++s) {  // drawOf, inline: the group's draw is mostly made already
+        const LeafItem& item = leaf.items[slotLeaders_[s - 1]];
+        const std::uint32_t group = item.access->draw;
+        const DrawGroup& g = program_.draws[group];
+        const std::uint64_t now = g.refreshSlot >= 0 ? iteration_[static_cast<std::size_t>(g.refreshSlot)] : 0;
+        const Draw& d = draws_[group];
+        const std::uint64_t value = d.done && d.iteration == now ? d.value : drawAgain(group, item.elements, now);
+        out[s] = remainder(value, item.elements) * item.drawStride;
+        slotBits_[s] |= out[s];
       }
     }
+    drawnBits_.resize(drawnSlots_.size());
+    for (std::size_t k = 0; k < drawnSlots_.size(); ++k) drawnBits_[k] = slotBits_[drawnSlots_[k]];
     for (const LeafItem& item : leaf.items)  // counted as drawElement counts each
       if (item.kind == LeafItem::Kind::Random) {
         usedPolicy_ = usedPolicy_ || n > 0;
@@ -770,7 +766,8 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
   const auto& accesses = leafAccesses_[f.leafScratch];
   LeafSpan span{accesses.data(), accesses.size(), f.current, f.step, std::min(iterations, drawnFor_.iterations), 0};
   span.drawnOffsets = drawnOffsets_.data();
-  span.drawnKeys = drawnKeys_.data();
+  span.drawnWidth = width;
+  span.drawnSlots = drawnSlots_.data();
   span.drawnBits = drawnBits_.data();
   return span;
 }

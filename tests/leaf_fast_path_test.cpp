@@ -615,7 +615,7 @@ Drive driveWithSpans(const sim::Program& program, sim::StreamOptions options, st
         for (std::int64_t j = 0; j < span.iterations; ++j)
           for (std::size_t k = 0; k < span.count; ++k) {
             sim::Record r = span.accesses[k].at(span.current + j * span.step);
-            if (span.drawnOffsets) r.address += span.drawnOffsets[static_cast<std::size_t>(j) * span.count + k];
+            r.address += span.drawnOffset(j, k);
             drive.records.push_back(r);
           }
         // Every third stretch is left unfinished, as run<> leaves one after a batch's worth:

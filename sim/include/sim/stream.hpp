@@ -136,13 +136,20 @@ struct LeafSpan {
   std::int64_t step = 0;
   std::int64_t iterations = 0;  // 0: the stream is not at such a leaf (call next())
   std::uint32_t runLineBytes = 0;  // runs of iterations in the same lines of this size may be counted in bulk (0: none)
-  // A leaf with drawn indexes (kmeans's sums[label[i]][d]): access k of iteration j is
-  // drawnOffsets[j * count + k] bytes further (0 for a linear one); null: none. Never offered runs.
+  // A leaf with drawn indexes (kmeans's sums[label[i]][d]): iteration j's offsets are the
+  // drawnWidth entries from drawnOffsets[j * drawnWidth], the first 0; access k is
+  // drawnOffsets[j * drawnWidth + drawnSlots[k]] bytes further (slot 0: a linear access).
+  // Accesses with the same slot draw the same offset in every iteration. drawnBits[k]: the bits
+  // any of access k's offsets in this span has (ORed). Null: none. Never offered runs.
   const std::uint64_t* drawnOffsets = nullptr;
-  // With drawnOffsets, per access: 0 for a linear one; accesses with the same key draw the same
-  // offset in every iteration. And the bits any of its offsets in this span has (ORed).
-  const std::uint32_t* drawnKeys = nullptr;
+  std::size_t drawnWidth = 0;
+  const std::uint32_t* drawnSlots = nullptr;
   const std::uint64_t* drawnBits = nullptr;
+
+  /// The drawn offset of access "k" in iteration "j" of the span (0 without draws).
+  std::uint64_t drawnOffset(std::int64_t j, std::size_t k) const {
+    return drawnOffsets ? drawnOffsets[static_cast<std::size_t>(j) * drawnWidth + drawnSlots[k]] : 0;
+  }
 };
 
 class AddressStream {
@@ -262,8 +269,10 @@ class AddressStream {
   // A drawn span's offsets (LeafSpan::drawnOffsets), drawn for the iterations from "current" of
   // the loop run "entry": a span offered again is not drawn again.
   std::vector<std::uint64_t> drawnOffsets_;
-  std::vector<std::uint32_t> drawnKeys_;  // LeafSpan::drawnKeys of the drawn leaf being run
-  std::vector<std::uint64_t> drawnBits_;  // LeafSpan::drawnBits of drawnOffsets_
+  std::vector<std::uint32_t> drawnSlots_;   // LeafSpan::drawnSlots of the drawn leaf being run
+  std::vector<std::uint32_t> slotLeaders_;  // per slot from 1: its first item, which draws it
+  std::vector<std::uint64_t> drawnBits_;    // LeafSpan::drawnBits of drawnOffsets_
+  std::vector<std::uint64_t> slotBits_;     // drawnBits_ per slot
   struct DrawnFor {
     std::uint64_t entry = 0;
     std::int64_t current = 0, iterations = 0;
