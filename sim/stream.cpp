@@ -740,14 +740,9 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
     for (std::int64_t t = 0; t < n; ++t, out += width) {
       startIteration(f.loop->slot);
       out[0] = 0;
-      for (std::size_t s = 1; s < width; ++s) {  // drawOf, inline: the group's draw is mostly made already
+      for (std::size_t s = 1; s < width; ++s) {
         const LeafItem& item = leaf.items[slotLeaders_[s - 1]];
-        const std::uint32_t group = item.access->draw;
-        const DrawGroup& g = program_.draws[group];
-        const std::uint64_t now = g.refreshSlot >= 0 ? iteration_[static_cast<std::size_t>(g.refreshSlot)] : 0;
-        const Draw& d = draws_[group];
-        const std::uint64_t value = d.done && d.iteration == now ? d.value : drawAgain(group, item.elements, now);
-        out[s] = remainder(value, item.elements) * item.drawStride;
+        out[s] = remainder(drawOf(item.access->draw, item.elements), item.elements) * item.drawStride;
         slotBits_[s] |= out[s];
       }
     }
