@@ -398,10 +398,9 @@ template <typename Engine, typename Mine>
 #else
 #define CATS_ALSO_FOR_X86_64_V3  // Clang 14 clones no template (the fuzz build and clang-tidy)
 #endif
-template <std::size_t K, typename Mine, bool InLines, bool Runs>
-[[gnu::noinline, CATS_ALSO_FOR_X86_64_V3]] std::uint64_t walkMru(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine,
-                                                              SpanScratch& scratch, std::size_t patterns, cache::MruOutcome& outcome,
-                                                              std::int64_t& repeats) {
+template <std::size_t K, typename Mine, bool InLines, bool Runs, bool Vector>
+[[gnu::always_inline]] inline std::uint64_t walkMruBody(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine, SpanScratch& scratch,
+                                                       std::size_t patterns, cache::MruOutcome& outcome, std::int64_t& repeats) {
   constexpr bool kEvery = std::is_same_v<Mine, EveryRecord>;
   cache::MruHierarchy::NewestHits near(hierarchy);
   std::array<std::uint64_t, K> address{}, moves{}, hits{};
@@ -424,7 +423,8 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
       if constexpr (!kEvery) {
         if (!mine.owns(a)) continue;  // the part's accesses are counted from hits and outcomes at the end
       }
-      if (InLines ? near.accessInLineUncounted(a, write[k], outcome) : near.accessUncounted(a, bytes[k], write[k], outcome)) {
+      if (InLines ? near.template accessInLineUncounted<Vector>(a, write[k], outcome)
+                  : near.template accessUncounted<Vector>(a, bytes[k], write[k], outcome)) {
         ++hits[k];
         continue;
       }
@@ -452,16 +452,43 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
   return kEvery ? static_cast<std::uint64_t>(span.iterations) * K : own;
 }
 
+template <std::size_t K, typename Mine, bool InLines, bool Runs>
+[[gnu::noinline, CATS_ALSO_FOR_X86_64_V3]] std::uint64_t walkMru(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine,
+                                                              SpanScratch& scratch, std::size_t patterns, cache::MruOutcome& outcome,
+                                                              std::int64_t& repeats) {
+  return walkMruBody<K, Mine, InLines, Runs, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+}
+
+#ifdef CATS_VECTOR_ROWS
+/* walkMru with the engine's eight-way scans in AVX-512 registers (MruHierarchy::vectorScans()). */
+template <std::size_t K, typename Mine, bool InLines, bool Runs>
+[[gnu::noinline, gnu::target("arch=x86-64-v4")]] std::uint64_t walkMruVector(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine,
+                                                                            SpanScratch& scratch, std::size_t patterns,
+                                                                            cache::MruOutcome& outcome, std::int64_t& repeats) {
+  return walkMruBody<K, Mine, InLines, Runs, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+}
+#endif
+
+/* walkMru for a span of "K" accesses, chosen by whether they cross lines and look for runs. */
+template <std::size_t K, typename Mine, bool InLines, bool Runs>
+std::uint64_t walkMruChosen(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine, SpanScratch& scratch, std::size_t patterns,
+                            cache::MruOutcome& outcome, std::int64_t& repeats) {
+#ifdef CATS_VECTOR_ROWS
+  if (hierarchy.vectorScans()) return walkMruVector<K, Mine, InLines, Runs>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+#endif
+  return walkMru<K, Mine, InLines, Runs>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+}
+
 /* walkMru for a span of "K" accesses, chosen by whether they cross lines and look for runs. */
 template <std::size_t K, typename Mine>
 std::uint64_t walkMruFixed(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine, SpanScratch& scratch, std::size_t patterns,
                            cache::MruOutcome& outcome, std::int64_t& repeats) {
   const bool runs = span.runLineBytes != 0 && !scratch.lines.never();
   if (staysInLines(span, hierarchy))
-    return runs ? walkMru<K, Mine, true, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
-                : walkMru<K, Mine, true, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
-  return runs ? walkMru<K, Mine, false, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
-              : walkMru<K, Mine, false, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+    return runs ? walkMruChosen<K, Mine, true, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
+                : walkMruChosen<K, Mine, true, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+  return runs ? walkMruChosen<K, Mine, false, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
+              : walkMruChosen<K, Mine, false, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
 }
 
 /* A leaf's iterations straight from their accesses (docs/performance.md, "Leaf loops in place"):

@@ -82,12 +82,15 @@ std::vector<cache::HierarchyConfig> policyConfigurations() {
         }
   // Two eight-way levels, LRU: the fast engine's written-out paths (the first level's scan inline
   // in the stream's loops, MruHierarchy::NewestHits), small enough to miss, evict and purge.
-  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive}) {
-    cache::HierarchyConfig c;
-    c.levels = {level("D1", 512, 8, 32), level("LL", 2048, 8, 32)};
-    c.inclusion = inclusion;
-    out.push_back(c);
-  }
+  // Each with the eight-way scans in AVX-512 registers where the processor has them, and scalar.
+  for (auto inclusion : {cache::Inclusion::NonInclusive, cache::Inclusion::Inclusive, cache::Inclusion::Exclusive})
+    for (bool vector : {true, false}) {
+      cache::HierarchyConfig c;
+      c.levels = {level("D1", 512, 8, 32), level("LL", 2048, 8, 32)};
+      c.inclusion = inclusion;
+      c.vectorScans = vector;
+      out.push_back(c);
+    }
   cache::HierarchyConfig one;  // one level, the fast engine's configuration
   one.levels = {level("D1", 1024, 4, 64)};
   out.push_back(one);

@@ -48,6 +48,7 @@ MruHierarchy::MruHierarchy(const HierarchyConfig& config) {
   firstSetMask_ = levels_[0].setMask;
   firstWays_ = levels_[0].ways;
   firstStats_ = &stats_[0];
+  vectorScans_ = config.vectorScans && twoLevels_ != TwoLevels::No && mru_row::vectorRowsSupported();
 }
 
 using mru_row::findWayIn;
@@ -340,7 +341,7 @@ void MruHierarchy::writebackIntoSecond(std::uint64_t victim) {
 void MruHierarchy::missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out) {
   switch (twoLevels_) {
     case TwoLevels::No: break;  // not called (NewestHits checks)
-    case TwoLevels::NonInclusive: return missedFirstNonInclusive(line, row, carry, isWrite, out);  // NewestHits inlines it
+    case TwoLevels::NonInclusive: return missedFirstNonInclusive<false>(line, row, carry, isWrite, out);  // NewestHits inlines it
     case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, fillFirst(line, row, isWrite), carry, out);
     case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, fillFirst(line, row, isWrite), row, carry, isWrite, out);
   }

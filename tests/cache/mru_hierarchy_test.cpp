@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <tuple>
 
 using namespace cats::cache;
@@ -30,31 +31,44 @@ void compare(const HierarchyConfig& config, const Stream& stream) {
   MruHierarchy fast(config);
   MruHierarchy viaNewest(config);  // driven by NewestHits, as the stream's loops drive it (its own inline paths)
   MruHierarchy::NewestHits newest(viaNewest);
+  // NewestHits with its eight-way scans in AVX-512 registers, where the engine offers them (two
+  // eight-way levels on a processor that has AVX-512); else it follows viaNewest's outcomes.
+  MruHierarchy viaVector(config);
+  MruHierarchy::NewestHits vectorHits(viaVector);
+  const bool vector = viaVector.vectorScans();
   Outcome expected;
-  MruOutcome got, gotNewest;
+  MruOutcome got, gotNewest, gotVector;
   for (std::size_t i = 0; i < stream.accesses.size(); ++i) {
     const Access& a = stream.accesses[i];
     general.access(a.address, a.size, a.isWrite, expected);
     fast.access(a.address, a.size, a.isWrite, got);
     if (newest.access(a.address, a.size, a.isWrite, gotNewest)) gotNewest = {1, 0};  // a hit on the set's newest line
+    if (!vector) gotVector = gotNewest;
+    else if (vectorHits.accessUncounted<true>(a.address, a.size, a.isWrite, gotVector) && vectorHits.counted(a.isWrite)) gotVector = {1, 0};
     for (std::size_t k = 0; k < config.levels.size(); ++k) {
       const bool accessed = got.accessed >> k & 1, missed = got.missed >> k & 1;
       const bool accessedNewest = gotNewest.accessed >> k & 1, missedNewest = gotNewest.missed >> k & 1;
+      const bool accessedVector = gotVector.accessed >> k & 1, missedVector = gotVector.missed >> k & 1;
       if (accessed != expected.level(k).accessed || missed != expected.level(k).missed || accessedNewest != accessed ||
-          missedNewest != missed) {
+          missedNewest != missed || accessedVector != accessed || missedVector != missed) {
         INFO("access " << i << " at 0x" << std::hex << a.address << std::dec << " size " << a.size << (a.isWrite ? " write" : " read")
                        << ", level " << k);
         CHECK(accessed == expected.level(k).accessed);
         CHECK(missed == expected.level(k).missed);
         CHECK(accessedNewest == expected.level(k).accessed);
         CHECK(missedNewest == expected.level(k).missed);
+        CHECK(accessedVector == expected.level(k).accessed);
+        CHECK(missedVector == expected.level(k).missed);
         return;
       }
     }
   }
   newest.flush();
-  for (const MruHierarchy* engine : {&fast, &viaNewest}) {
-    INFO((engine == &fast ? "access()" : "NewestHits"));
+  vectorHits.flush();
+  std::vector<const MruHierarchy*> engines = {&fast, &viaNewest};
+  if (vector) engines.push_back(&viaVector);
+  for (const MruHierarchy* engine : engines) {
+    INFO((engine == &fast ? "access()" : engine == &viaNewest ? "NewestHits" : "NewestHits, vector scans"));
     REQUIRE(engine->stats().size() == general.stats().size());
     for (std::size_t k = 0; k < config.levels.size(); ++k) {
       INFO("level " << k);
@@ -205,4 +219,61 @@ TEST_CASE("firstLevelHolds: held lines, dirty ones when asked, in every engine t
   h.access(0x100, 8, false, g);
   CHECK(h.firstLevelHolds(0x100, false));
   CHECK_FALSE(h.firstLevelHolds(0x100, true));
+}
+
+TEST_CASE("vector scans: offered for two eight-way levels where the processor has AVX-512 and the configuration allows them",
+          "[cache][mru][vector]") {
+  HierarchyConfig c;
+  c.levels = {lru("D1", 32768, 8), lru("LL", 262144, 8)};
+  const bool processor = mru_row::vectorRowsSupported();
+  if (!processor) WARN("this processor lacks AVX-512: the vector scans are not checked here");
+  CHECK(MruHierarchy(c).vectorScans() == processor);
+  c.vectorScans = false;
+  CHECK_FALSE(MruHierarchy(c).vectorScans());
+  c.vectorScans = true;
+  c.levels = {lru("D1", 32768, 8), lru("LL", 262144, 16)};  // not two eight-way levels: the engine's general paths
+  CHECK_FALSE(MruHierarchy(c).vectorScans());
+}
+
+TEST_CASE("vector scans: a row's scan and shift in AVX-512 registers does what the scalar one does", "[cache][mru][vector]") {
+  if (!mru_row::vectorRowsSupported()) {
+    WARN("this processor lacks AVX-512: scanShift8Vector is not checked here");
+    return;
+  }
+  std::uint64_t seed = 12345;
+  const auto next = [&seed] {  // xorshift: deterministic rows and keys
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+  };
+  int hits = 0, misses = 0;
+  for (int round = 0; round < 20000; ++round) {
+    // A row as the engine keeps it: distinct lines of twelve, some dirty, empty ways last.
+    std::array<std::uint64_t, 12> lines{};
+    for (std::size_t i = 0; i < lines.size(); ++i) lines[i] = i + 1;
+    for (std::size_t i = lines.size() - 1; i > 0; --i) std::swap(lines[i], lines[next() % (i + 1)]);
+    std::array<std::uint64_t, 8> scalar{};
+    const std::size_t filled = 1 + next() % 8;
+    for (std::size_t w = 0; w < filled; ++w) scalar[w] = lines[w] << 1 | (next() & 1);
+    const std::uint64_t key = (next() % 12 + 1) << 1, dirty = next() & 1;
+    if ((scalar[0] ^ key) < 2) continue;  // a hit on the newest line: the callers settle it before scanning
+    std::array<std::uint64_t, 8> vector = scalar;
+    std::uint64_t carryScalar = 0, carryVector = 0;
+    const bool hitScalar = mru_row::scanShiftWays<8, false>(scalar.data(), 8, key, dirty, carryScalar);
+    const bool hitVector = mru_row::scanShiftWays<8, true>(vector.data(), 8, key, dirty, carryVector);
+    INFO("round " << round);
+    REQUIRE(hitScalar == hitVector);
+    if (hitScalar) {
+      ++hits;
+      CHECK(vector == scalar);
+    } else {
+      ++misses;
+      CHECK(carryVector == carryScalar);
+      scalar[0] = key | dirty;  // what every caller writes after a miss
+      CHECK(vector == scalar);
+    }
+  }
+  CHECK(hits > 1000);
+  CHECK(misses > 1000);
 }

@@ -48,6 +48,7 @@ struct HierarchyConfig {
   bool classifyMisses = false;
   bool countSetMisses = false;  // per-set miss histograms (Hierarchy::setMisses)
   bool trackFillers = false;    // which requester tag brought each line in, and who hit it (Hierarchy::reuse)
+  bool vectorScans = true;      // the MRU engine may scan eight-way sets in AVX-512 registers (false: scalar, for tests)
 
   /// Whether some statistic needs every access seen one by one (the plain engine, no warping).
   bool observes() const { return classifyMisses || countSetMisses || trackFillers; }

@@ -11,6 +11,8 @@
 #include "cache/mru_row.hpp"
 #include "cache/stats.hpp"
 
+#include <boost/align/aligned_allocator.hpp>
+
 #include <cstdint>
 #include <vector>
 
@@ -61,7 +63,10 @@ class MruHierarchy {
     [[gnu::always_inline]] bool access(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       return accessUncounted(address, size, isWrite, out) && counted(isWrite);
     }
-    /// access() leaving a hit uncounted: the caller counts it (addFirstLevelHits).
+    /// access() leaving a hit uncounted: the caller counts it (addFirstLevelHits). "Vector": the
+    /// eight-way scans in AVX-512 registers, for a caller compiled for x86-64-v4 that checked
+    /// vectorScans() (mru_row::scanShift8Vector).
+    template <bool Vector = false>
     [[gnu::always_inline]] bool accessUncounted(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out) {
       const std::uint64_t line = address >> lineBits_;
       if (size == 0 || ((address + size - 1) >> lineBits_) != line) {
@@ -72,14 +77,15 @@ class MruHierarchy {
         std::uint64_t* row = slots_ + (line & setMask_) * ways_;
         if (size != 0 && ((address + size - 1) >> lineBits_) == line + 1 && (row[0] & ~std::uint64_t{1}) == (line + 1) << 1) {
           row[0] |= isWrite ? 1 : 0;
-          return accessInLineUncounted((line + 1) << lineBits_, isWrite, out);
+          return accessInLineUncounted<Vector>((line + 1) << lineBits_, isWrite, out);
         }
         engine_->accessSlow(address, size, isWrite, out);
         return false;
       }
-      return accessInLineUncounted(address, isWrite, out);
+      return accessInLineUncounted<Vector>(address, isWrite, out);
     }
     /// accessUncounted() of an access the caller knows to lie within one line (and not to be empty).
+    template <bool Vector = false>
     [[gnu::always_inline]] bool accessInLineUncounted(std::uint64_t address, bool isWrite, MruOutcome& out) {
       const std::uint64_t line = address >> lineBits_;
       const std::uint64_t key = (line + 1) << 1;
@@ -96,13 +102,13 @@ class MruHierarchy {
       // call into the engine costs as much as the scan), counted as accessLine() counts it.
       ++(isWrite ? stats_->writes : stats_->reads);
       std::uint64_t carry = 0;
-      if (mru_row::scanShiftWays<8>(row, 8, key, isWrite ? 1 : 0, carry)) {
+      if (mru_row::scanShiftWays<8, Vector>(row, 8, key, isWrite ? 1 : 0, carry)) {
         out.accessed = 1;
         out.missed = 0;
         return false;
       }
       if (twoLevels_ == TwoLevels::NonInclusive)  // Cachegrind's: the second level inline too
-        engine_->missedFirstNonInclusive(line, row, carry, isWrite, out);
+        engine_->missedFirstNonInclusive<Vector>(line, row, carry, isWrite, out);
       else
         engine_->missedFirstOfTwo(line, row, carry, isWrite, out);
       return false;
@@ -161,6 +167,9 @@ class MruHierarchy {
   /// As Hierarchy's: level "k"'s lines by address, with their dirty bits.
   std::vector<ResidentLine> contents(std::size_t k) const;
 
+  /// True if NewestHits may scan eight-way sets in AVX-512 registers (its "Vector" paths): two
+  /// eight-way levels, a processor that has AVX-512, and the configuration allows it.
+  bool vectorScans() const { return vectorScans_; }
   std::uint64_t lineBytes() const { return lineBytes_; }
   std::uint32_t lineBits() const { return lineBits_; }
   /// The first level's set count minus one: a line's set is its low bits.
@@ -196,7 +205,9 @@ class MruHierarchy {
   struct Level {
     std::uint64_t setMask = 0;
     std::uint32_t ways = 0;
-    std::vector<std::uint64_t> slots;  // per set, most recent first: (line + 1) << 1 | dirty, 0 = empty
+    // Per set, most recent first: (line + 1) << 1 | dirty, 0 = empty; an eight-way row in one
+    // host cache line, for the vector scans.
+    std::vector<std::uint64_t, boost::alignment::aligned_allocator<std::uint64_t, 64>> slots;
   };
 
   /// An access's outcome from one line's demand: the whole outcome when the access is one line
@@ -227,7 +238,7 @@ class MruHierarchy {
   template <bool Counted>
   void countFirstMiss(bool isWrite);
   /// The rest of accessTwoLevels() after the first level missed and displaced "carry".
-  template <bool Inclusive, bool Counted>
+  template <bool Inclusive, bool Counted, bool Vector = false>
   void belowFirstOfTwo(std::uint64_t line, std::uint64_t key, std::uint64_t carry, MruOutcome& out);
   /// The rest of accessTwoExclusive() after the first level missed: "row" its set, "victim" the slot it displaced.
   template <bool Counted>
@@ -238,6 +249,7 @@ class MruHierarchy {
   void missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
   /// missedFirstOfTwo() for a non-inclusive hierarchy, inline: the commonest miss of the
   /// commonest geometry (Cachegrind's) without a call, but for a dirty victim's write-back.
+  template <bool Vector>
   void missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
   /// missedFirstOfTwo()'s first step: "line" (returned as its slot key) becomes the newest of
   /// its first-level "row", the miss counted.
@@ -288,6 +300,7 @@ class MruHierarchy {
   std::uint64_t secondSetMask_ = 0;
   std::uint32_t lineBits_ = 6;
   std::uint64_t lineBytes_ = 64;
+  bool vectorScans_ = false;
 };
 
 // Inline for NewestHits (the stream's loops); the engine's other paths share them.
@@ -299,7 +312,7 @@ template <bool Counted>
   first.bytesFromBelow += lineBytes_;
 }
 
-template <bool Inclusive, bool Counted>
+template <bool Inclusive, bool Counted, bool Vector>
 [[gnu::always_inline]] inline void MruHierarchy::belowFirstOfTwo(std::uint64_t line, std::uint64_t key, std::uint64_t carry, MruOutcome& out) {
   LevelStats& first = *firstStats_;
   LevelStats& second = stats_[1];
@@ -308,7 +321,7 @@ template <bool Inclusive, bool Counted>
     if ((carry & 1) != 0) writebackIntoSecond(carry);  // evict(0, carry)
   }
   if constexpr (Counted) ++second.reads;
-  if (mru_row::touchLine<8>(secondSlots_ + (line & secondSetMask_) * 8, 8, key, 0, carry)) {
+  if (mru_row::touchLine<8, Vector>(secondSlots_ + (line & secondSetMask_) * 8, 8, key, 0, carry)) {
     setOutcome<Counted>(out, 3, 1);
     return;
   }
@@ -337,9 +350,10 @@ template <bool Inclusive, bool Counted>
   }
 }
 
+template <bool Vector>
 [[gnu::always_inline]] inline void MruHierarchy::missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite,
                                                                         MruOutcome& out) {
-  belowFirstOfTwo<false, true>(line, fillFirst(line, row, isWrite), carry, out);
+  belowFirstOfTwo<false, true, Vector>(line, fillFirst(line, row, isWrite), carry, out);
 }
 
 [[gnu::always_inline]] inline std::uint64_t MruHierarchy::fillFirst(std::uint64_t line, std::uint64_t* row, bool isWrite) {
