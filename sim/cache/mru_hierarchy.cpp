@@ -324,26 +324,18 @@ template <bool Counted>
 }
 
 void MruHierarchy::writebackIntoSecond(std::uint64_t victim) {
-  LevelStats& first = *firstStats_;
-  LevelStats& second = stats_[1];
-  ++first.writebacks;
-  first.bytesToBelow += lineBytes_;
-  ++second.writes;
   std::uint64_t* row = secondSlots_ + (lineOf(victim) & secondSetMask_) * 8;
-  if (const std::uint32_t w = findWayIn<8>(row, victim & ~std::uint64_t{1}); w < 8) {
-    row[w] |= 1;
-  } else {
-    ++second.writeMisses;  // not allocated: on to memory
-    second.bytesToBelow += lineBytes_;
-  }
+  const std::uint32_t w = findWayIn<8>(row, victim & ~std::uint64_t{1});
+  if (w < 8) row[w] |= 1;
+  countWritebackIntoSecond(w < 8);
 }
 
 void MruHierarchy::missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out) {
   switch (twoLevels_) {
     case TwoLevels::No: break;  // not called (NewestHits checks)
     case TwoLevels::NonInclusive: return missedFirstNonInclusive<false>(line, row, carry, isWrite, out);  // NewestHits inlines it
-    case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, fillFirst(line, row, isWrite), carry, out);
-    case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, fillFirst(line, row, isWrite), row, carry, isWrite, out);
+    case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, fillFirst<false>(line, row, isWrite), carry, out);
+    case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, fillFirst<false>(line, row, isWrite), row, carry, isWrite, out);
   }
 }
 

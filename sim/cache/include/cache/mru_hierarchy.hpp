@@ -76,7 +76,7 @@ class MruHierarchy {
         // would count the pair (docs/performance.md, stop 40, "Accesses across two lines").
         std::uint64_t* row = slots_ + (line & setMask_) * ways_;
         if (size != 0 && ((address + size - 1) >> lineBits_) == line + 1 && (row[0] & ~std::uint64_t{1}) == (line + 1) << 1) {
-          row[0] |= isWrite ? 1 : 0;
+          markNewest<Vector>(row, isWrite);
           return accessInLineUncounted<Vector>((line + 1) << lineBits_, isWrite, out);
         }
         engine_->accessSlow(address, size, isWrite, out);
@@ -91,7 +91,7 @@ class MruHierarchy {
       const std::uint64_t key = (line + 1) << 1;
       std::uint64_t* row = slots_ + (line & setMask_) * ways_;
       if ((row[0] & ~std::uint64_t{1}) == key) {
-        row[0] |= isWrite ? 1 : 0;
+        markNewest<Vector>(row, isWrite);
         return true;
       }
       if (twoLevels_ == TwoLevels::No) {
@@ -112,6 +112,17 @@ class MruHierarchy {
       else
         engine_->missedFirstOfTwo(line, row, carry, isWrite, out);
       return false;
+    }
+    /// A write to the newest line of "row" makes it dirty. With vector scans only if it is
+    /// clean: a word stored into a row that a 64-byte load reads soon after stalls the load
+    /// until the store lands (no store forwarding), and a written line is nearly always dirty already.
+    template <bool Vector>
+    [[gnu::always_inline]] static void markNewest(std::uint64_t* row, bool isWrite) {
+      if constexpr (Vector) {
+        if (isWrite && (row[0] & 1) == 0) row[0] |= 1;
+      } else {
+        row[0] |= isWrite ? 1 : 0;
+      }
     }
     /// Counts a hit on the newest line; true.
     bool counted(bool isWrite) {
@@ -253,10 +264,22 @@ class MruHierarchy {
   void missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
   /// missedFirstOfTwo()'s first step: "line" (returned as its slot key) becomes the newest of
   /// its first-level "row", the miss counted.
+  template <bool Vector>
   std::uint64_t fillFirst(std::uint64_t line, std::uint64_t* row, bool isWrite);
   /// A dirty first-level victim (a slot word) written back into the second of two eight-way
   /// levels, which keeps its order; counted there, and on to memory if that level lacks it.
   void writebackIntoSecond(std::uint64_t victim);
+  /// Its counts, "held": the second level held the line (now dirty there).
+  void countWritebackIntoSecond(bool held) {
+    LevelStats& first = *firstStats_;
+    LevelStats& second = stats_[1];
+    ++first.writebacks;
+    first.bytesToBelow += lineBytes_;
+    ++second.writes;
+    if (held) return;
+    ++second.writeMisses;  // not allocated: on to memory
+    second.bytesToBelow += lineBytes_;
+  }
   /// An access across lines.
   void accessSlow(std::uint64_t address, std::uint32_t size, bool isWrite, MruOutcome& out);
   /// The first level's part of a demand access (not exclusive): true if it missed, after the fill
@@ -318,7 +341,12 @@ template <bool Inclusive, bool Counted, bool Vector>
   LevelStats& second = stats_[1];
   if (carry != 0) {
     ++first.evictions;
-    if ((carry & 1) != 0) writebackIntoSecond(carry);  // evict(0, carry)
+    if ((carry & 1) != 0) {  // evict(0, carry)
+      if constexpr (mru_row::kVectorScan<8, Vector>)
+        countWritebackIntoSecond(mru_row::markDirty8Vector(secondSlots_ + (mru_row::lineOf(carry) & secondSetMask_) * 8, carry & ~std::uint64_t{1}));
+      else
+        writebackIntoSecond(carry);
+    }
   }
   if constexpr (Counted) ++second.reads;
   if (mru_row::touchLine<8, Vector>(secondSlots_ + (line & secondSetMask_) * 8, 8, key, 0, carry)) {
@@ -353,12 +381,15 @@ template <bool Inclusive, bool Counted, bool Vector>
 template <bool Vector>
 [[gnu::always_inline]] inline void MruHierarchy::missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite,
                                                                         MruOutcome& out) {
-  belowFirstOfTwo<false, true, Vector>(line, fillFirst(line, row, isWrite), carry, out);
+  belowFirstOfTwo<false, true, Vector>(line, fillFirst<Vector>(line, row, isWrite), carry, out);
 }
 
+template <bool Vector>
 [[gnu::always_inline]] inline std::uint64_t MruHierarchy::fillFirst(std::uint64_t line, std::uint64_t* row, bool isWrite) {
   const std::uint64_t key = (line + 1) << 1;
-  row[0] = key | (isWrite ? 1 : 0);  // touchLine()'s miss, as firstOfTwo() would have left it
+  // touchLine()'s miss, as firstOfTwo() would have left it; the vector scan has written it (and
+  // a word stored over its 64-byte store would stall the row's next load).
+  if constexpr (!mru_row::kVectorScan<8, Vector>) row[0] = key | (isWrite ? 1 : 0);
   countFirstMiss<true>(isWrite);
   return key;
 }

@@ -19,6 +19,10 @@ inline constexpr bool kVectorRows = true;
 inline constexpr bool kVectorRows = false;
 #endif
 
+/// True if scanShiftWays<Ways, Vector> is scanShift8Vector().
+template <std::uint32_t Ways, bool Vector>
+inline constexpr bool kVectorScan = Vector && Ways == 8 && kVectorRows;
+
 /// True if this processor runs scanShift8Vector() (AVX-512 F and VL).
 inline bool vectorRowsSupported() {
 #ifdef CATS_VECTOR_ROWS
@@ -72,6 +76,17 @@ template <std::uint32_t Ways>
   _mm512_storeu_si512(row, _mm512_maskz_alignr_epi64(0xFF, ways, _mm512_set1_epi64(static_cast<long long>(key | dirty)), 7));
   return false;
 }
+
+/* The line "key" (clean) of an eight-way row made dirty where the row holds it, with one 64-byte
+   store (the row's next 64-byte load then takes it from the store, not after it lands); false if
+   the row lacks the line. */
+[[gnu::target("avx512f,avx512vl")]] inline bool markDirty8Vector(std::uint64_t* row, std::uint64_t key) {
+  const __m512i ways = _mm512_loadu_si512(row);
+  const __mmask8 same = _mm512_cmpeq_epi64_mask(ways & _mm512_set1_epi64(~std::int64_t{1}), _mm512_set1_epi64(static_cast<long long>(key)));
+  if (same == 0) return false;
+  _mm512_storeu_si512(row, _mm512_mask_or_epi64(ways, same, ways, _mm512_set1_epi64(1)));
+  return true;
+}
 #endif
 
 /* Scan and shift in one pass: each way takes its predecessor's slot as the scan goes, so a hit at
@@ -120,7 +135,7 @@ template <std::uint32_t Ways = 0, bool Vector = false>  // Ways > 0: the associa
     return true;
   }
   if (Ways != 0 ? scanShiftWays<Ways, Vector>(row, Ways, key, dirty, carry) : scanShift(row, ways, key, dirty, carry)) return true;
-  row[0] = key | dirty;
+  if constexpr (!kVectorScan<Ways, Vector>) row[0] = key | dirty;  // the vector scan wrote it
   return false;
 }
 
