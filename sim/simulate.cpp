@@ -402,6 +402,9 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs, bool Vector>
 [[gnu::always_inline]] inline std::uint64_t walkMruBody(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine, SpanScratch& scratch,
                                                        std::size_t patterns, cache::MruOutcome& outcome, std::int64_t& repeats) {
   constexpr bool kEvery = std::is_same_v<Mine, EveryRecord>;
+  // Vector scans within lines: the accesses that go past their set's newest line leave their
+  // levels' demand counts to the end, from their outcomes (four counters fewer per miss).
+  constexpr bool kTally = Vector && InLines;
   cache::MruHierarchy::NewestHits near(hierarchy);
   std::array<std::uint64_t, K> address{}, moves{}, hits{};
   std::array<std::uint32_t, K> bytes{};
@@ -423,7 +426,7 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs, bool Vector>
       if constexpr (!kEvery) {
         if (!mine.owns(a)) continue;  // the part's accesses are counted from hits and outcomes at the end
       }
-      if (InLines ? near.template accessInLineUncounted<Vector>(a, write[k], outcome)
+      if (InLines ? near.template accessInLineUncounted<Vector, !kTally>(a, write[k], outcome)
                   : near.template accessUncounted<Vector>(a, bytes[k], write[k], outcome)) {
         ++hits[k];
         continue;
@@ -440,6 +443,11 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs, bool Vector>
         t += same;
       }
     }
+  }
+  if constexpr (kTally) {  // runSpan cleared scratch.outcomes for this walk
+    for (std::size_t k = 0; k < K; ++k)
+      for (std::size_t p = 0; p < patterns; ++p)
+        if (outcomes[k * patterns + p] != 0) hierarchy.countDemands(write[k], p, outcomes[k * patterns + p]);
   }
   std::uint64_t own = 0;  // each access the part took is a hit on its newest line or one of the outcomes
 #pragma GCC unroll 12

@@ -330,14 +330,17 @@ void MruHierarchy::writebackIntoSecond(std::uint64_t victim) {
   countWritebackIntoSecond(w < 8);
 }
 
+template <bool Counted>
 void MruHierarchy::missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out) {
   switch (twoLevels_) {
     case TwoLevels::No: break;  // not called (NewestHits checks)
-    case TwoLevels::NonInclusive: return missedFirstNonInclusive<false>(line, row, carry, isWrite, out);  // NewestHits inlines it
-    case TwoLevels::Inclusive: return belowFirstOfTwo<true, true>(line, fillFirst<false>(line, row, isWrite), carry, out);
-    case TwoLevels::Exclusive: return belowFirstExclusive<true>(line, fillFirst<false>(line, row, isWrite), row, carry, isWrite, out);
+    case TwoLevels::NonInclusive: return missedFirstNonInclusive<false, Counted>(line, row, carry, isWrite, out);  // NewestHits inlines it
+    case TwoLevels::Inclusive: return belowFirstOfTwo<true, Counted>(line, fillFirst<false, Counted>(line, row, isWrite), carry, out);
+    case TwoLevels::Exclusive: return belowFirstExclusive<Counted>(line, fillFirst<false, Counted>(line, row, isWrite), row, carry, isWrite, out);
   }
 }
+template void MruHierarchy::missedFirstOfTwo<true>(std::uint64_t, std::uint64_t*, std::uint64_t, bool, MruOutcome&);
+template void MruHierarchy::missedFirstOfTwo<false>(std::uint64_t, std::uint64_t*, std::uint64_t, bool, MruOutcome&);
 
 void MruHierarchy::accessLine(std::uint64_t line, bool isWrite, MruOutcome& out) {
   switch (twoLevels_) {

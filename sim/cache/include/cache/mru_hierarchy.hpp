@@ -85,7 +85,9 @@ class MruHierarchy {
       return accessInLineUncounted<Vector>(address, isWrite, out);
     }
     /// accessUncounted() of an access the caller knows to lie within one line (and not to be empty).
-    template <bool Vector = false>
+    /// "Counted" false: not even its other outcomes' demand counts (every level's reads, writes
+    /// and misses) are counted; the caller counts them from the outcomes (countDemands).
+    template <bool Vector = false, bool Counted = true>
     [[gnu::always_inline]] bool accessInLineUncounted(std::uint64_t address, bool isWrite, MruOutcome& out) {
       const std::uint64_t line = address >> lineBits_;
       const std::uint64_t key = (line + 1) << 1;
@@ -100,17 +102,18 @@ class MruHierarchy {
       }
       // Two eight-way levels: a first-level hit below the newest line is settled here too (a
       // call into the engine costs as much as the scan), counted as accessLine() counts it.
-      ++(isWrite ? stats_->writes : stats_->reads);
+      if constexpr (Counted) ++(isWrite ? stats_->writes : stats_->reads);
       std::uint64_t carry = 0;
       if (mru_row::scanShiftWays<8, Vector>(row, 8, key, isWrite ? 1 : 0, carry)) {
         out.accessed = 1;
         out.missed = 0;
         return false;
       }
+      if constexpr (!Counted) out = MruOutcome{};  // the uncounted paths OR their bits in
       if (twoLevels_ == TwoLevels::NonInclusive)  // Cachegrind's: the second level inline too
-        engine_->missedFirstNonInclusive<Vector>(line, row, carry, isWrite, out);
+        engine_->missedFirstNonInclusive<Vector, Counted>(line, row, carry, isWrite, out);
       else
-        engine_->missedFirstOfTwo(line, row, carry, isWrite, out);
+        engine_->missedFirstOfTwo<Counted>(line, row, carry, isWrite, out);
       return false;
     }
     /// A write to the newest line of "row" makes it dirty. With vector scans only if it is
@@ -153,6 +156,17 @@ class MruHierarchy {
                   MruOutcome& out);
   /// Counts one access whose lines did "out" (bit k: level k reached / missed by some line).
   void countAccess(bool isWrite, const MruOutcome& out);
+  /// Counts "times" accesses of one line that NewestHits left uncounted, each reaching one level
+  /// more than "missed" (the levels it missed, nearest first): what countAccess() counts for each.
+  void countDemands(bool isWrite, std::size_t missed, std::uint64_t times) {
+    LevelStats* s = stats_.data();
+    (isWrite ? s[0].writes : s[0].reads) += times;
+    if (missed > 0) (isWrite ? s[0].writeMisses : s[0].readMisses) += times;
+    for (std::size_t k = 1; k < levelCount_ && k <= missed; ++k) {  // fills below the first level are reads
+      s[k].reads += times;
+      if (k < missed) s[k].readMisses += times;
+    }
+  }
 
   /// First-level hits the caller proved changed nothing but the counters (docs/performance.md, "Bulk hits").
   void addFirstLevelHits(std::uint64_t reads, std::uint64_t writes) {
@@ -257,14 +271,16 @@ class MruHierarchy {
   /// NewestHits's first-level miss when twoLevels_ says two eight-way levels: "row" (the line's
   /// first-level set) has been scanned and shifted by mru_row::scanShiftWays<8> and "carry" is
   /// the slot it displaced; the rest of accessLine(), counted.
+  /// "Counted" false: as belowFirstOfTwo's, the demand counts left to the caller and the outcome ORed in.
+  template <bool Counted>
   void missedFirstOfTwo(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
   /// missedFirstOfTwo() for a non-inclusive hierarchy, inline: the commonest miss of the
   /// commonest geometry (Cachegrind's) without a call, but for a dirty victim's write-back.
-  template <bool Vector>
+  template <bool Vector, bool Counted = true>
   void missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite, MruOutcome& out);
   /// missedFirstOfTwo()'s first step: "line" (returned as its slot key) becomes the newest of
   /// its first-level "row", the miss counted.
-  template <bool Vector>
+  template <bool Vector, bool Counted = true>
   std::uint64_t fillFirst(std::uint64_t line, std::uint64_t* row, bool isWrite);
   /// A dirty first-level victim (a slot word) written back into the second of two eight-way
   /// levels, which keeps its order; counted there, and on to memory if that level lacks it.
@@ -378,19 +394,19 @@ template <bool Inclusive, bool Counted, bool Vector>
   }
 }
 
-template <bool Vector>
+template <bool Vector, bool Counted>
 [[gnu::always_inline]] inline void MruHierarchy::missedFirstNonInclusive(std::uint64_t line, std::uint64_t* row, std::uint64_t carry, bool isWrite,
                                                                         MruOutcome& out) {
-  belowFirstOfTwo<false, true, Vector>(line, fillFirst<Vector>(line, row, isWrite), carry, out);
+  belowFirstOfTwo<false, Counted, Vector>(line, fillFirst<Vector, Counted>(line, row, isWrite), carry, out);
 }
 
-template <bool Vector>
+template <bool Vector, bool Counted>
 [[gnu::always_inline]] inline std::uint64_t MruHierarchy::fillFirst(std::uint64_t line, std::uint64_t* row, bool isWrite) {
   const std::uint64_t key = (line + 1) << 1;
   // touchLine()'s miss, as firstOfTwo() would have left it; the vector scan has written it (and
   // a word stored over its 64-byte store would stall the row's next load).
   if constexpr (!mru_row::kVectorScan<8, Vector>) row[0] = key | (isWrite ? 1 : 0);
-  countFirstMiss<true>(isWrite);
+  countFirstMiss<Counted>(isWrite);
   return key;
 }
 
