@@ -198,7 +198,26 @@ struct PartBits {
   }
   bool owns(std::uint64_t address) const { return (address & mask) == part; }
   bool operator()(const Record& r) const { return owns(r.address); }
+  /// True if an access at "address" moving "moves" bytes per iteration is never the part's: its
+  /// part's bits never change (it moves by multiples of the block above them) and are another's.
+  bool neverOwns(std::uint64_t address, std::int64_t moves) const {
+    const std::uint64_t below = mask | (mask - 1);  // the part's bits and every bit under them
+    return mask != 0 && (static_cast<std::uint64_t>(moves) & below) == 0 && !owns(address);
+  }
 };
+
+/* True if "mine" takes no access of "span", whose accesses each stay in one line: a column
+   walk whose stride is a multiple of twice the parts' block keeps its part all along (covariance's
+   columns of 3,200 bytes), and the thread that owns none of them need not walk the span. */
+template <typename Mine>
+bool noneMine(const LeafSpan& span, Mine mine) {
+  if constexpr (std::is_same_v<Mine, PartBits>) {
+    return std::all_of(span.accesses, span.accesses + span.count,
+                       [&](const LeafAccess& a) { return mine.neverOwns(a.addressAt(span.current), a.stride * span.step); });
+  } else {
+    return false;
+  }
+}
 
 /* Where each access of a leaf span leaves its line, for finding runs of same-line iterations in
    place. With strides that divide the line, one period of iterations is worked out at the start
@@ -504,9 +523,11 @@ template <std::size_t K, typename Mine>
 std::uint64_t walkMruFixed(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine, SpanScratch& scratch, std::size_t patterns,
                            cache::MruOutcome& outcome, std::int64_t& repeats) {
   const bool runs = span.runLineBytes != 0 && !scratch.lines.never();
-  if (staysInLines(span, hierarchy))
+  if (staysInLines(span, hierarchy)) {
+    if (noneMine(span, mine)) return 0;  // runSpan cleared its outcomes and hits; nothing of this part changes
     return runs ? walkMruChosen<K, Mine, true, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
                 : walkMruChosen<K, Mine, true, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+  }
   return runs ? walkMruChosen<K, Mine, false, true>(hierarchy, span, mine, scratch, patterns, outcome, repeats)
               : walkMruChosen<K, Mine, false, false>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
 }

@@ -773,6 +773,39 @@ TEST_CASE("leaf spans of one to twelve accesses count exactly as the plain path,
   CHECK(bulkSplit > 0);  // on two threads too (those whose accesses cannot cross lines)
 }
 
+TEST_CASE("column walks on two threads: a part that owns none of a span's columns skips it, and counts as the plain path",
+          "[sim][simulate][fastpath][split]") {
+  // for j: { for k: read a[k][3], read a[k][j]; write a[j][5] } (covariance's shape). With rows
+  // of 3,200 bytes (a multiple of two 64-byte lines) each column stays in one part, and the part
+  // that owns neither column of a span skips it (noneMine); with rows of 3,232 bytes the columns
+  // change parts along the walk and every span is walked.
+  for (const std::int64_t row : {3200, 3232}) {
+    CAPTURE(row);
+    constexpr std::int64_t kRows = 64, kColumns = 24;
+    sim::Program program;
+    program.containers.push_back({"a", ir::ContainerKind::Global, row * kRows, 64, 0x10000, false});
+    sim::LoopOp leaf = countingLoop(kRows);
+    leaf.slot = 1;
+    leaf.end = sim::Formula::linear(kRows, {{2, 1}});  // slot 2 is always 0: not a small constant loop, written out
+    leaf.body.push_back(sim::Op{test::accessOp(0, 0, 8, 3 * 8, {{1, row}}, false)});
+    leaf.body.push_back(sim::Op{test::accessOp(1, 0, 8, 0, {{0, 8}, {1, row}}, false)});
+    sim::LoopOp columns = countingLoop(kColumns);
+    columns.body.push_back(sim::Op{std::move(leaf)});
+    columns.body.push_back(sim::Op{test::accessOp(2, 0, 8, 5 * 8, {{0, row}}, true)});  // the mirrored store
+    program.body.push_back(sim::Op{sim::FrameOp{{sim::Op{std::move(columns)}}, 0}});
+    program.slots = 3;
+    auto configs = test::policyConfigurations();
+    for (const auto& c : test::inEachInclusion({level("D1", 4096, 8, 64), level("LL", 16384, 8, 64)})) configs.push_back(c);
+    for (std::size_t c = 0; c < configs.size(); ++c) {
+      INFO("configuration " << c);
+      checkSplitAsPlain(program, 3, configs[c]);
+    }
+    const sim::SimulationResult split = sim::simulate(program, 3, configs.back(), sim::StreamOptions{}, {}, 2);
+    CHECK(split.threads == 2);
+    CHECK(split.accesses == static_cast<std::uint64_t>(kColumns * (2 * kRows + 1)));
+  }
+}
+
 TEST_CASE("a stride-1 leaf simulated in place counts most of its accesses in bulk, exactly as the plain path", "[sim][simulate][fastpath]") {
   sim::AccessOp a;
   a.offset = sim::Formula::linear(0, {{1, 8}});
