@@ -32,7 +32,7 @@ bool LineClasses::build(const LeafSpan& span, std::uint32_t lineBits, std::uint6
   for (std::size_t k = 0; k < span.count; ++k) {
     const LeafAccess& a = span.accesses[k];
     const std::uint32_t key = span.drawnSlots ? span.drawnSlots[k] : 0;
-    const std::uint64_t bits = key != 0 ? span.drawnBits[k] : 0;
+    const std::uint64_t bits = span.drawnBits ? span.drawnBits[key] : 0;  // slot 0 (linear) has none
     const std::uint64_t size = std::max<std::uint32_t>(a.bytes, 1);
     if (!a.staysInBlocks(span.current, span.step, line) || (bits & (size - 1)) != 0) return false;
     const std::uint64_t address = a.addressAt(span.current) + span.drawnOffset(0, k);

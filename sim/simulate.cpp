@@ -513,7 +513,8 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs>
 std::uint64_t walkMruChosen(cache::MruHierarchy& hierarchy, const LeafSpan& span, Mine mine, SpanScratch& scratch, std::size_t patterns,
                             cache::MruOutcome& outcome, std::int64_t& repeats) {
 #ifdef CATS_VECTOR_ROWS
-  if (hierarchy.vectorScans() && movesLines(span, hierarchy.lineBytes())) return walkMruVector<K, Mine, InLines, Runs>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
+  if (hierarchy.vectorScans() && movesLines(span, hierarchy.lineBytes()))
+    return walkMruVector<K, Mine, InLines, Runs>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
 #endif
   return walkMru<K, Mine, InLines, Runs>(hierarchy, span, mine, scratch, patterns, outcome, repeats);
 }

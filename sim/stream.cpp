@@ -746,8 +746,6 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
         slotBits_[s] |= out[s];
       }
     }
-    drawnBits_.resize(drawnSlots_.size());
-    for (std::size_t k = 0; k < drawnSlots_.size(); ++k) drawnBits_[k] = slotBits_[drawnSlots_[k]];
     for (const LeafItem& item : leaf.items)  // counted as drawElement counts each
       if (item.kind == LeafItem::Kind::Random) {
         usedPolicy_ = usedPolicy_ || n > 0;
@@ -763,7 +761,7 @@ LeafSpan AddressStream::drawnSpan(const Frame& f, std::int64_t iterations) {
   span.drawnOffsets = drawnOffsets_.data();
   span.drawnWidth = width;
   span.drawnSlots = drawnSlots_.data();
-  span.drawnBits = drawnBits_.data();
+  span.drawnBits = slotBits_.data();
   return span;
 }
 

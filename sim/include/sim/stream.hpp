@@ -139,8 +139,8 @@ struct LeafSpan {
   // A leaf with drawn indexes (kmeans's sums[label[i]][d]): iteration j's offsets are the
   // drawnWidth entries from drawnOffsets[j * drawnWidth], the first 0; access k is
   // drawnOffsets[j * drawnWidth + drawnSlots[k]] bytes further (slot 0: a linear access).
-  // Accesses with the same slot draw the same offset in every iteration. drawnBits[k]: the bits
-  // any of access k's offsets in this span has (ORed). Null: none. Never offered runs.
+  // Accesses with the same slot draw the same offset in every iteration. drawnBits[s]: the bits
+  // any of slot s's offsets in this span has (ORed). Null: none. Never offered runs.
   const std::uint64_t* drawnOffsets = nullptr;
   std::size_t drawnWidth = 0;
   const std::uint32_t* drawnSlots = nullptr;
@@ -271,8 +271,7 @@ class AddressStream {
   std::vector<std::uint64_t> drawnOffsets_;
   std::vector<std::uint32_t> drawnSlots_;   // LeafSpan::drawnSlots of the drawn leaf being run
   std::vector<std::uint32_t> slotLeaders_;  // per slot from 1: its first item, which draws it
-  std::vector<std::uint64_t> drawnBits_;    // LeafSpan::drawnBits of drawnOffsets_
-  std::vector<std::uint64_t> slotBits_;     // drawnBits_ per slot
+  std::vector<std::uint64_t> slotBits_;     // LeafSpan::drawnBits of drawnOffsets_
   struct DrawnFor {
     std::uint64_t entry = 0;
     std::int64_t current = 0, iterations = 0;

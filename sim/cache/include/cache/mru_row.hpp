@@ -54,6 +54,12 @@ template <std::uint32_t Ways>
 }
 
 #ifdef CATS_VECTOR_ROWS
+/* The ways of an eight-way row (in one AVX-512 register) that hold the line "key" (clean), dirty or not. */
+[[gnu::target("avx512f,avx512vl")]] inline __mmask8 waysHolding(__m512i ways, std::uint64_t key) {
+  // An operator, not _mm512_andnot_si512: GCC 12 warns of its own unmasked intrinsics' undefined source.
+  return _mm512_cmpeq_epi64_mask(ways & _mm512_set1_epi64(~std::int64_t{1}), _mm512_set1_epi64(static_cast<long long>(key)));
+}
+
 /* scanShiftWays<8> with the row in one AVX-512 register: one compare finds the way, and a lane
    rotation blended over ways 0..w moves it to the front; no branch per way (the scalar scan's
    exit at an unpredictable way costs a misprediction on most misses of the way before). On a miss
@@ -62,13 +68,11 @@ template <std::uint32_t Ways>
 [[gnu::target("avx512f,avx512vl")]] inline bool scanShift8Vector(std::uint64_t* row, std::uint64_t key, std::uint64_t dirty,
                                                                 std::uint64_t& carry) {
   const __m512i ways = _mm512_loadu_si512(row);
-  // Operators and zero-masked forms: GCC 12 warns of its own unmasked intrinsics' undefined source.
-  const __m512i clean = ways & _mm512_set1_epi64(~std::int64_t{1});
-  const __mmask8 same = _mm512_cmpeq_epi64_mask(clean, _mm512_set1_epi64(static_cast<long long>(key)));
-  if (same != 0) {
+  if (const __mmask8 same = waysHolding(ways, key); same != 0) {
     const unsigned way = static_cast<unsigned>(__builtin_ctz(same));
     const std::uint64_t slot = row[way] | dirty;
-    const __m512i shifted = _mm512_maskz_alignr_epi64(0xFF, ways, _mm512_set1_epi64(static_cast<long long>(slot)), 7);  // slot, way 0..6
+    // Slot, ways 0..6 (zero-masked forms: GCC 12 warns of the unmasked ones' undefined source).
+    const __m512i shifted = _mm512_maskz_alignr_epi64(0xFF, ways, _mm512_set1_epi64(static_cast<long long>(slot)), 7);
     _mm512_storeu_si512(row, _mm512_mask_blend_epi64(static_cast<__mmask8>((2U << way) - 1), ways, shifted));
     return true;
   }
@@ -82,7 +86,7 @@ template <std::uint32_t Ways>
    the row lacks the line. */
 [[gnu::target("avx512f,avx512vl")]] inline bool markDirty8Vector(std::uint64_t* row, std::uint64_t key) {
   const __m512i ways = _mm512_loadu_si512(row);
-  const __mmask8 same = _mm512_cmpeq_epi64_mask(ways & _mm512_set1_epi64(~std::int64_t{1}), _mm512_set1_epi64(static_cast<long long>(key)));
+  const __mmask8 same = waysHolding(ways, key);
   if (same == 0) return false;
   _mm512_storeu_si512(row, _mm512_mask_or_epi64(ways, same, ways, _mm512_set1_epi64(1)));
   return true;
