@@ -6,6 +6,8 @@
 #include "induction.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 #include <type_traits>
 
 namespace cats::frontend {
@@ -224,16 +226,30 @@ bool encloses(const clang::Stmt* outer, const clang::Stmt* inner) {
   return false;
 }
 
+/* The inner loops one scan looked at, each scanned once (the scan, and whether it is counted):
+   every variable an inner loop changes looks its loop up, and scanning it again for each made a
+   nest of depth d cost on the order of d! scans (a sixth of a small run's instructions). */
+using InnerScans = std::map<const clang::ForStmt*, std::pair<InductionScan, bool>>;
+
+InductionScan scanWith(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast, KnownCall knownCall,
+                       InnerScans& inners);
+
 /* "var", changed only at "at" inside an inner loop of "body": a nested induction when "at" is
    an induction of a counted for loop standing at the top level of "body" (so it runs every
    iteration), directly or through further such loops. */
 std::optional<Induction> nestedInduction(const clang::VarDecl* var, const clang::Stmt* at, const clang::Stmt* body, clang::ASTContext& ast,
-                                         const KnownCall& knownCall) {
+                                         const KnownCall& knownCall, InnerScans& inners) {
   for (const clang::Stmt* s : topLevel(body)) {
     const auto* inner = dyn_cast<clang::ForStmt>(s);
     if (!inner || !encloses(inner, at)) continue;
-    InductionScan scan = scanInductions(inner->getCond(), inner->getBody(), inner->getInc(), ast, knownCall);
-    if (!countedFor(inner, scan, ast)) return std::nullopt;
+    auto known = inners.find(inner);
+    if (known == inners.end()) {
+      InductionScan scan = scanWith(inner->getCond(), inner->getBody(), inner->getInc(), ast, knownCall, inners);
+      const bool counted = countedFor(inner, scan, ast).has_value();
+      known = inners.emplace(inner, std::pair{std::move(scan), counted}).first;
+    }
+    const auto& [scan, counted] = known->second;
+    if (!counted) return std::nullopt;
     for (const Induction& ind : scan.inductions) {
       if (ind.update.var != var) continue;
       if (ind.where == Induction::Where::Condition) return std::nullopt;  // runs once more than the body
@@ -286,6 +302,14 @@ bool variesIn(const clang::Expr* e, const VarSet& changed, clang::ASTContext& as
 
 InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast,
                              KnownCall knownCall) {
+  InnerScans inners;
+  return scanWith(cond, body, inc, ast, std::move(knownCall), inners);
+}
+
+namespace {
+
+InductionScan scanWith(const clang::Expr* cond, const clang::Stmt* body, const clang::Expr* inc, clang::ASTContext& ast, KnownCall knownCall,
+                       InnerScans& inners) {
   AllChanges all;
   all.TraverseStmt(const_cast<clang::Expr*>(cond));
   all.TraverseStmt(const_cast<clang::Stmt*>(body));
@@ -322,7 +346,7 @@ InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, c
     } else if (site == sites.end()) {
       bool addressTaken = isa<clang::UnaryOperator>(at[0]) && dyn_cast<clang::UnaryOperator>(at[0])->getOpcode() == clang::UO_AddrOf;
       std::optional<Induction> nested;
-      if (!addressTaken && inner.found.count(at[0]) && !skips.found) nested = nestedInduction(var, at[0], body, ast, scan.knownCall);
+      if (!addressTaken && inner.found.count(at[0]) && !skips.found) nested = nestedInduction(var, at[0], body, ast, scan.knownCall, inners);
       if (nested) scan.inductions.push_back(*nested);
       else
         reject(at[0], addressTaken         ? "the address of " + name + " is taken"
@@ -342,8 +366,6 @@ InductionScan scanInductions(const clang::Expr* cond, const clang::Stmt* body, c
             [](const Induction& a, const Induction& b) { return a.update.at->getBeginLoc() < b.update.at->getBeginLoc(); });
   return scan;
 }
-
-namespace {
 
 ir::Comparison comparisonOf(clang::BinaryOperatorKind kind) {
   switch (kind) {
