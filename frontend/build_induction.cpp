@@ -7,8 +7,8 @@
 
 #include <algorithm>
 #include <map>
-#include <utility>
 #include <type_traits>
+#include <utility>
 
 namespace cats::frontend {
 

