@@ -80,8 +80,8 @@ constexpr bool kLeakCheck = false;
 #endif
 
 /* Ends the process without static destructors, as Clang's -disable-free does: tearing down
-   LLVM's, Clang's and GiNaC's globals took 1-4 ms of a run (docs/decisions.md, "Exit without
-   teardown"). Sanitizer builds return from main, so that the leak check still runs. */
+   LLVM's, Clang's and GiNaC's globals took 0.5-1.6 ms of a run (docs/decisions.md, "Exit
+   without teardown"). Sanitizer builds return from main, so that the leak check still runs. */
 int finish(int code) {
   if (kLeakCheck) return code;
   std::cout.flush();

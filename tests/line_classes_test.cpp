@@ -73,9 +73,9 @@ TEST_CASE("line classes: accesses moving alike share a class when at one address
   SECTION("drawn accesses share a class only with those drawing the same offsets, by whole lines or at one address") {
     const std::vector<sim::LeafAccess> drawn = {leafAccess(0x8000, 0, 8), leafAccess(0x8008, 0, 8, true), leafAccess(0x9000, 0, 4),
                                                 leafAccess(0x9000, 0, 4, true), leafAccess(0x9004, 0, 4), leafAccess(0x8010, 0, 8)};
-    const std::vector<std::uint32_t> slots = {1, 1, 2, 2, 2, 3};               // access 5 draws its own offsets
+    const std::vector<std::uint32_t> slots = {1, 1, 2, 2, 2, 3};     // access 5 draws its own offsets
     const std::vector<std::uint64_t> bits = {0, 0x1c0, 0x1c, 0x1c0};  // per slot: whole lines for slots 1 and 3 only
-    const std::vector<std::uint64_t> offsets = {0, 0x40, 0x8, 0x80};            // the first iteration's row
+    const std::vector<std::uint64_t> offsets = {0, 0x40, 0x8, 0x80};  // the first iteration's row
     sim::LeafSpan span2{drawn.data(), drawn.size(), 0, 1, 1, 0, offsets.data(), offsets.size(), slots.data(), bits.data()};
     REQUIRE(classes.build(span2, 6, 63));
     CHECK(classes.size() == 4);  // {0, 1}, {2, 3}, {4}, {5}
