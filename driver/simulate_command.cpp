@@ -7,7 +7,6 @@
 #include "reports/simulation.hpp"
 #include "sim/concretize.hpp"
 #include "sim/event_trace.hpp"
-#include "sim/partition.hpp"
 #include "sim/simulate.hpp"
 #include "tracer/expand.hpp"
 
@@ -59,7 +58,8 @@ CLI::App* addSimulateCommand(CLI::App& app, SimulateArgs& args) {
       ->capture_default_str();
   cmd->add_option("--threads", args.threads,
                   "Simulate on N threads, each taking a share of the cache sets over the whole stream: the same result, sooner on a "
-                  "machine with N cores (0: one per core, at most two; a hierarchy whose sets do not split runs on one)")
+                  "machine with N cores (0: one per core, at most two; a hierarchy whose sets do not split, or a loop of more than ten "
+                  "accesses that may cross lines, runs on one)")
       ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "Write the report to FILE instead of standard output");
   cmd->add_option("--din", args.din, "Replay a Dinero IV din trace instead of analysing sources");
@@ -278,10 +278,7 @@ SimulationRun simulateSources(const SimulateArgs& args, const std::vector<cache:
   stream.binding = bindingFrom(args.compiler, std::get<sim::CompilerTarget>(target).compiler);
   sim::Progress progress;
   if (terminal) progress = [](std::uint64_t n) { std::cerr << fmt::format("\rsimulated {:.0f} M accesses", static_cast<double>(n) / 1e6) << std::flush; };
-  unsigned threads = args.threads != 0 ? args.threads : std::max(1u, std::thread::hardware_concurrency());
-  // Accesses spanning lines would be handed between the threads one by one and keep them from
-  // warping: slower than one thread (docs/performance.md, "Threads").
-  if (threads > 1 && sim::accessesMayCrossLines(program, configs.front().levels.front().lineBytes)) threads = 1;
+  const unsigned threads = args.threads != 0 ? args.threads : std::max(1u, std::thread::hardware_concurrency());
   run.results = sim::simulateAll(program, contexts.events.size(), configs, stream, progress, threads);
   if (terminal && run.results.front().accesses >= (std::uint64_t{1} << 24)) std::cerr << "\r" << std::string(40, ' ') << "\r";
   for (sim::SimulationResult& result : run.results) {

@@ -25,6 +25,15 @@ std::optional<unsigned> partitionBit(const cache::HierarchyConfig& config, unsig
   return bit;
 }
 
+std::optional<unsigned> highPartitionBit(const cache::HierarchyConfig& config, unsigned parts) {
+  const std::optional<unsigned> low = partitionBit(config, parts);
+  if (!low) return std::nullopt;
+  unsigned top = 64;  // the lowest of the levels' highest set-index bits, plus one
+  for (const cache::LevelConfig& level : config.levels)
+    top = std::min(top, static_cast<unsigned>(std::countr_zero(level.lineBytes)) + static_cast<unsigned>(std::countr_zero(cache::geometryOf(level).sets)));
+  return top - static_cast<unsigned>(std::countr_zero(parts));  // partitionBit checked that *low fits, so this one does
+}
+
 namespace {
 
 /* Waits a little: a pause first, a yield to the scheduler after a while. */
@@ -34,6 +43,23 @@ void backOff(unsigned& rounds) {
 }
 
 }  // namespace
+
+std::optional<std::uint32_t> WarpRendezvous::exchange(unsigned part, std::uint32_t matched, const std::atomic<bool>& stop) {
+  const std::uint64_t look = ++looks_[part];
+  slots_[part][look & 1].posted.store((look << 32) | matched, std::memory_order_release);
+  const unsigned other = 1 - part;
+  const Slot& theirs = slots_[other][look & 1];
+  for (unsigned rounds = 0;;) {
+    const std::uint64_t posted = theirs.posted.load(std::memory_order_acquire);
+    if (posted >> 32 == look) return matched & static_cast<std::uint32_t>(posted);
+    if (slots_[other][0].ended.load(std::memory_order_acquire)) {  // it may have posted just before it ended
+      if (theirs.posted.load(std::memory_order_acquire) >> 32 == look) continue;
+      return std::nullopt;
+    }
+    if (stop.load(std::memory_order_relaxed)) return std::nullopt;
+    backOff(rounds);
+  }
+}
 
 namespace {
 
@@ -53,28 +79,35 @@ class LineCrossing {
     });
   }
 
-  bool may(const Block& block) {
+  /* Looks at every access of "block", noting those that may cross lines in found_. */
+  void walk(const Block& block) {
+    bool crosses = false;
+    std::size_t accesses = 0;
     for (const Op& op : block) {
       if (const auto* a = std::get_if<AccessOp>(&op.value)) {
-        if (!inBlock(*a)) return true;
+        ++accesses;
+        crosses = crosses || !inBlock(*a);
       } else if (const auto* loop = std::get_if<LoopOp>(&op.value)) {
         const auto start = loop->start.constantValue(), step = loop->step.constantValue();
         const std::optional<std::pair<std::int64_t, std::int64_t>> outer = bound(loop->slot);
         moves_[loop->slot] = std::nullopt;  // pre and post blocks: the slot at its first and last values
-        if (may(loop->pre) || may(loop->post)) return true;
+        walk(loop->pre);
+        walk(loop->post);
         if (start && step) moves_[loop->slot] = std::pair{*start, *step};
-        const bool inside = may(loop->header) || may(loop->body);
+        walk(loop->header);
+        walk(loop->body);
         moves_[loop->slot] = outer;
-        if (inside) return true;
       } else if (const auto* branch = std::get_if<BranchOp>(&op.value)) {
-        for (const Arm& arm : branch->arms)
-          if (may(arm.body)) return true;
+        for (const Arm& arm : branch->arms) walk(arm.body);
       } else if (const auto* frame = std::get_if<FrameOp>(&op.value)) {
-        if (may(frame->body)) return true;
+        walk(frame->body);
       }
     }
-    return false;
+    if (!crosses) return;
+    found_.may = true;
+    found_.widestBlock = std::max(found_.widestBlock, accesses);
   }
+  const LineCrossings& found() const { return found_; }
 
  private:
   void align(std::size_t c, std::int64_t a) {
@@ -102,16 +135,21 @@ class LineCrossing {
   }
 
   std::uint32_t lineBytes_;
+  LineCrossings found_;
   std::vector<std::int64_t> alignment_;  // the least any placement of each container gives
   std::map<int, std::optional<std::pair<std::int64_t, std::int64_t>>> moves_;
 };
 
 }  // namespace
 
-bool accessesMayCrossLines(const Program& program, std::uint32_t lineBytes) {
-  LineCrossing walk(program, lineBytes);
-  return walk.may(program.statics) || walk.may(program.body);
+LineCrossings lineCrossings(const Program& program, std::uint32_t lineBytes) {
+  LineCrossing crossing(program, lineBytes);
+  crossing.walk(program.statics);
+  crossing.walk(program.body);
+  return crossing.found();
 }
+
+bool accessesMayCrossLines(const Program& program, std::uint32_t lineBytes) { return lineCrossings(program, lineBytes).may; }
 
 bool SpanChannel::push(const cache::MruOutcome& outcome, const std::atomic<bool>& stop) {
   if (writing_ == roomUntil_) {

@@ -72,6 +72,20 @@ std::array<std::size_t, 1> firstLevels(const Engine& /*hierarchy*/) {
 }
 const std::vector<std::size_t>& firstLevels(const EngineSet& set) { return set.firstLevels(); }
 
+/* A split simulation's share "outcome" of an access spanning both parts: the second part pushes
+   it to the first, which ORs the second's into it. False if another thread failed. */
+bool handOver(const Partition& partition, cache::MruOutcome& outcome) {
+  cache::MruOutcome other;
+  const bool passed = partition.part != 0 ? partition.channel->push(outcome, *partition.stop) : partition.channel->pop(other, *partition.stop);
+  if (!passed) {
+    if (partition.stop->load()) return false;
+    throw std::logic_error("the threads of a split simulation met different accesses spanning their parts");
+  }
+  outcome.accessed |= other.accessed;
+  outcome.missed |= other.missed;
+  return true;
+}
+
 /* One batch on a split simulation's thread (docs/performance.md, "Threads"): the one-line
    accesses of its part, and its share of every access spanning parts, which the first part
    counts once with the outcome of the second part's lines. The accesses it counted; nullopt if
@@ -94,15 +108,8 @@ std::optional<std::uint64_t> runSplitBatch(const std::vector<Record>& batch, std
     }
     ++spanning;
     hierarchy.accessPart(r.address, r.bytes, r.write, partition.bit, partition.mask, partition.part, outcome);
-    cache::MruOutcome other;
-    const bool passed = partition.part != 0 ? partition.channel->push(outcome, *partition.stop) : partition.channel->pop(other, *partition.stop);
-    if (!passed) {
-      if (partition.stop->load()) return std::nullopt;
-      throw std::logic_error("the threads of a split simulation met different accesses spanning their parts");
-    }
+    if (!handOver(partition, outcome)) return std::nullopt;
     if (partition.part != 0) continue;
-    outcome.accessed |= other.accessed;
-    outcome.missed |= other.missed;
     hierarchy.countAccess(r.write, outcome);
     attribute(outcome, levels, r.write, event);
     ++own;
@@ -172,14 +179,14 @@ std::optional<std::uint64_t> countRunInBulk(const Record* last, std::size_t coun
 }
 
 /* The run the stream offered after its iteration's records "last" went through "hierarchy",
-   counted in bulk if it can be (countRunInBulk). The accesses counted. */
+   counted in bulk if it can be (countRunInBulk). The accesses counted; nullopt if declined. */
 template <typename Engine, typename Mine>
-std::uint64_t takeRun(AddressStream& stream, const Record* last, Engine& hierarchy, std::size_t levels, std::vector<LevelCounts>& counts,
-                      Mine mine) {
+std::optional<std::uint64_t> takeRun(AddressStream& stream, const Record* last, Engine& hierarchy, std::size_t levels,
+                                     std::vector<LevelCounts>& counts, Mine mine) {
   const LeafRun& offer = stream.offeredRun();
   const std::optional<std::uint64_t> counted = countRunInBulk(last, offer.count, offer.repeats, hierarchy, levels, counts, mine);
   stream.resolveRun(counted.has_value());
-  return counted.value_or(0);
+  return counted;
 }
 
 /* Takes every record: a simulation on one thread. */
@@ -192,11 +199,17 @@ struct EveryRecord {
 struct PartBits {
   std::uint64_t mask = 0;  // the part's bits in place: no shift per access
   std::uint64_t part = 0;
+  const Partition* partition = nullptr;
 
   static PartBits of(const Partition* partition) {
-    return partition ? PartBits{partition->mask << partition->bit, partition->part << partition->bit} : PartBits{};
+    return partition ? PartBits{partition->mask << partition->bit, partition->part << partition->bit, partition} : PartBits{};
   }
   bool owns(std::uint64_t address) const { return (address & mask) == part; }
+  /// Bytes address .. address+bytes-1 lie in blocks of both parts (Partition::spans; never with a mask of 0).
+  bool spans(std::uint64_t address, std::uint32_t bytes) const {
+    const std::uint64_t last = address + bytes - (bytes != 0 ? 1 : 0);
+    return ((address ^ last) & ~(mask - 1)) != 0;
+  }
   bool operator()(const Record& r) const { return owns(r.address); }
   /// True if an access at "address" moving "moves" bytes per iteration is never the part's: its
   /// part's bits never change (it moves by multiples of the block above them) and are another's.
@@ -360,6 +373,10 @@ struct SpanScratch {
   LineClasses classes;                  // the general walk's line classes, on the MRU engine
   std::vector<std::uint64_t> classAddresses;  // per class: its line's address in the iteration
   std::vector<std::uint64_t> byClass;   // per class: iterations simulated by class in which a part took it
+  // A part's accesses that spanned both parts in the walk: the access and its part's outcome,
+  // in the order both parts met them (settleStraddlers).
+  std::vector<std::pair<std::uint32_t, cache::MruOutcome>> straddled;
+  std::vector<std::uint32_t> owned;  // the general walk's accesses a part took in its last iteration (bulkAfter)
 };
 
 /* True if the MRU engine is "hierarchy" and no access of "span" ever crosses a line. */
@@ -380,13 +397,24 @@ constexpr std::int64_t kMinSpanRun = 1;  // runs found in place this long or lon
    iteration's outcomes' missed bits, on the MRU engine): the
    iterations that follow it in the same lines, counted in bulk when the first level still holds
    those lines (docs/performance.md, "Bulk hits"), to "repeats" on one thread or per access a part
-   takes to scratch.repeats; 0 if there are none to count. Shared by walkMru and runSpan's walk. */
+   takes to scratch.repeats; 0 if there are none to count. "owned", if given, lists the accesses
+   of iteration t the part took (those of every iteration of the run: they stay in their lines),
+   so that the others need no look. Shared by walkMru and runSpan's walk. */
 template <typename Engine, typename Mine>
 [[gnu::always_inline]] inline std::int64_t bulkAfter(const LeafSpan& span, std::size_t count, std::int64_t t, std::uint32_t missed,
-                                                    const Engine& hierarchy, Mine mine, SpanScratch& scratch, std::int64_t& repeats) {
+                                                    const Engine& hierarchy, Mine mine, SpanScratch& scratch, std::int64_t& repeats,
+                                                    const std::vector<std::uint32_t>* owned = nullptr) {
   const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
   if (same < kMinSpanRun) return 0;
   const std::int64_t i = span.current + t * span.step;
+  if constexpr (!std::is_same_v<Mine, EveryRecord>) {
+    if (owned) {
+      const auto recordAt = [&span, owned, i](std::size_t n) { return span.accesses[(*owned)[n]].at(i); };
+      if (!holdsLines(hierarchy, owned->size(), recordAt, EveryRecord{})) return 0;
+      for (const std::uint32_t k : *owned) scratch.repeats[k] += same;
+      return same;
+    }
+  }
   const auto recordAt = [&span, i](std::size_t k) { return span.accesses[k].at(i); };
   bool held = false;  // the first level is known to hold the iteration's lines without looking
   if constexpr (std::is_same_v<Engine, cache::MruHierarchy>) held = hierarchy.firstLevelKeeps(count, missed);
@@ -398,6 +426,34 @@ template <typename Engine, typename Mine>
       if (mine(recordAt(k))) scratch.repeats[k] += same;
   }
   return same;
+}
+
+/* A part's lines of access "k" of a span, at "address", which spans both parts: simulated now,
+   counted after the walk (settleStraddlers). */
+[[gnu::noinline]] void straddle(cache::MruHierarchy& hierarchy, const PartBits& mine, SpanScratch& scratch, std::size_t k, std::uint64_t address,
+                                std::uint32_t bytes, bool isWrite, cache::MruOutcome& outcome) {
+  const Partition& p = *mine.partition;
+  hierarchy.accessPart(address, bytes, isWrite, p.bit, p.mask, p.part, outcome);
+  scratch.straddled.emplace_back(static_cast<std::uint32_t>(k), outcome);
+}
+
+/* The accesses of a span that spanned both parts (scratch.straddled): the second part hands its
+   outcomes to the first, which counts each access once with both outcomes combined, to the
+   engine and to scratch.outcomes, as runSplitBatch does per record. The accesses it counted;
+   nullopt if another thread failed. */
+std::optional<std::uint64_t> settleStraddlers(const LeafSpan& span, cache::MruHierarchy& hierarchy, SpanScratch& scratch, std::size_t patterns,
+                                              const Partition& partition) {
+  std::uint64_t own = 0;
+  for (auto& [k, outcome] : scratch.straddled) {
+    if (!handOver(partition, outcome)) return std::nullopt;
+    if (partition.part != 0) continue;
+    hierarchy.countAccess(span.accesses[k].write, outcome);
+    ++scratch.outcomes[k * patterns + missedLevels(outcome)];
+    ++own;
+  }
+  if (partition.part != 0) partition.channel->flush();
+  scratch.straddled.clear();
+  return own;
 }
 
 /* runSpan on the MRU engine for a span of "K" accesses (1 to 6, 8 or 10: nearly every leaf of
@@ -443,6 +499,12 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs, bool Vector>
       const std::uint64_t a = address[k];
       address[k] += moves[k];
       if constexpr (!kEvery) {
+        if constexpr (!InLines) {
+          if (mine.spans(a, bytes[k])) [[unlikely]] {
+            straddle(hierarchy, mine, scratch, k, a, bytes[k], write[k], outcome);
+            continue;
+          }
+        }
         if (!mine.owns(a)) continue;  // the part's accesses are counted from hits and outcomes at the end
       }
       if (InLines ? near.template accessInLineUncounted<Vector, !kTally>(a, write[k], outcome)
@@ -621,6 +683,9 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
     };
     // "inLines": every access of the span stays within one line in every iteration (no check per access).
     // "drawn": the iteration's row of drawn offsets (LeafSpan::drawnOffsets), or null.
+    // A part lists the accesses it takes in each iteration that may start a run, for bulkAfter
+    // (by class, an iteration's list would need each class's followers).
+    const bool listOwned = !kEvery && !classes && span.runLineBytes != 0 && !scratch.lines.never();
     const auto simulateIteration = [&](std::int64_t i, auto inLines, const std::uint64_t* drawn) __attribute__((always_inline)) {
       if constexpr (kMru) {
         if (classes && simulateByClass(i, drawn)) return;
@@ -629,8 +694,15 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         Record r = span.accesses[k].at(i);
         if (drawn) r.address += drawn[span.drawnSlots[k]];
         if constexpr (!kEvery) {
+          if constexpr (kMru && !decltype(inLines)::value) {
+            if (mine.spans(r.address, r.bytes)) [[unlikely]] {
+              straddle(hierarchy, mine, scratch, k, r.address, r.bytes, r.write, outcome);
+              continue;
+            }
+          }
           if (!mine(r)) continue;
           ++own;
+          if (listOwned) scratch.owned.push_back(static_cast<std::uint32_t>(k));
         }
         if constexpr (kMru) {
           if (decltype(inLines)::value ? newest.accessInLineUncounted(r.address, r.write, outcome)
@@ -668,8 +740,9 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         for (std::int64_t t = 0; t < span.iterations; ++t) {
           const std::int64_t i = span.current + t * span.step;
           missed = 0;
+          scratch.owned.clear();
           simulateIteration(i, inLines, nullptr);  // a drawn span has no runs
-          t += bulkAfter(span, count, t, missed, hierarchy, mine, scratch, repeats);
+          t += bulkAfter(span, count, t, missed, hierarchy, mine, scratch, repeats, listOwned ? &scratch.owned : nullptr);
         }
       });
     }
@@ -697,7 +770,12 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
       case 10: taken = walkMruFixed<10>(hierarchy, span, mine, scratch, patterns, outcome, repeats); break;
       default: walk();
     }
-    if constexpr (!kEvery) own += taken;
+    if constexpr (!kEvery) {
+      own += taken;
+      // Accesses spanning the parts: counted once both parts have walked the span; if another
+      // thread failed, run<> stops after this span.
+      if (!scratch.straddled.empty()) own += settleStraddlers(span, hierarchy, scratch, patterns, *mine.partition).value_or(0);
+    }
   } else {
     walk();
   }
@@ -730,8 +808,9 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
 template <typename Engine, typename Outcome, typename Attribute>
 std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, std::size_t levels, std::vector<LevelCounts>& counts,
                   const Progress& progress, Attribute attribute, Skipped& skipped, const Partition* partition = nullptr) {
-  std::uint64_t spanning = 0;  // accesses spanning parts so far: no warp over one (partition.hpp)
-  RepeatWarp<Engine> warp(hierarchy, counts, &spanning);
+  std::uint64_t spanning = 0;  // accesses spanning parts so far: no warp over one (partition.hpp), unless the parts warp together
+  RepeatWarp<Engine> warp(hierarchy, counts, &spanning, partition);
+  std::uint64_t streamed = 0;  // the stream's accesses so far, every part's: the same in each part at each repeat point
   std::vector<Record> batch(kBatch);
   SpanScratch scratch;
   std::uint64_t accesses = 0, nextReport = kProgressEvery;
@@ -748,8 +827,12 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
           looked += static_cast<std::uint64_t>(span.iterations) * span.count;
         } while (stream.finishLeafSpan(span, kSpanIterations) && looked < kBatch);
         accesses += made;
+        streamed += looked;
         skipped.bulk += bulk;
-        if (partition) partition->done->store(accesses, std::memory_order_relaxed);
+        if (partition) {
+          if (partition->stop->load(std::memory_order_relaxed)) return accesses;  // the other thread failed: its error is reported
+          partition->done->store(accesses, std::memory_order_relaxed);
+        }
         if (progress && accesses >= nextReport) {
           progress(accesses);
           nextReport = accesses + kProgressEvery;
@@ -759,6 +842,7 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
     }
     const std::size_t n = stream.next(batch.data(), batch.size());
     if (stream.ended(n)) break;
+    streamed += n;
     bool split = false;
     if constexpr (std::is_same_v<Engine, cache::MruHierarchy>) {
       if (partition) {
@@ -790,13 +874,17 @@ std::uint64_t run(AddressStream& stream, Engine& hierarchy, Outcome& outcome, st
       accesses += n;
     }
     if (stream.offeredRun().repeats > 0) {
-      const std::uint64_t bulk = takeRun(stream, batch.data() + n - stream.offeredRun().count, hierarchy, levels, counts, mine);
-      accesses += bulk;
-      skipped.bulk += bulk;
+      const std::uint64_t offered = stream.offeredRun().count * stream.offeredRun().repeats;
+      const std::optional<std::uint64_t> bulk = takeRun(stream, batch.data() + n - stream.offeredRun().count, hierarchy, levels, counts, mine);
+      if (bulk) {  // declined, the run's iterations come as records
+        accesses += *bulk;
+        skipped.bulk += *bulk;
+        streamed += offered;
+      }
     }
     if constexpr (CapturesState<Engine>) {
       if (stream.repeatPoint().remaining > 0) {
-        const std::uint64_t warped = warp.at(stream, accesses);
+        const std::uint64_t warped = warp.at(stream, accesses, streamed);
         accesses += warped;
         skipped.warped += warped;
       }
@@ -933,7 +1021,7 @@ struct PartResult {
    would. */
 template <typename Attribute>
 void simulateSplit(const Program& program, const cache::HierarchyConfig& config, const StreamOptions& streamOptions, const Progress& progress,
-                   unsigned bit, Attribute attribute, SimulationResult& result, std::vector<LevelCounts>& counts) {
+                   unsigned bit, bool together, Attribute attribute, SimulationResult& result, std::vector<LevelCounts>& counts) {
   constexpr unsigned kParts = 2;  // one channel: accesses spanning parts span these two
   const std::size_t levels = config.levels.size();
   std::atomic<bool> stop{false};
@@ -944,6 +1032,7 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
   };
   std::vector<Done> done(kParts);
   SpanChannel channel;
+  WarpRendezvous rendezvous;
   std::vector<PartResult> results(kParts);
   SimulationResult fromStream;  // what the first part's stream read and bound (the same in every part)
   const auto runPart = [&](unsigned part) {
@@ -952,11 +1041,14 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
       cache::MruHierarchy hierarchy(config);
       cache::MruOutcome outcome;
       StreamOptions options = withWarping(streamOptions, config, cache::MruHierarchy::capturesState());
-      options.leafSpans = true;                      // leaves in place, where no access can span the parts:
-      options.spanBlockBytes = std::uint64_t{1} << bit;  // those go through the channel, record by record
+      // Leaves in place: where no access can span the parts, or every leaf where the parts warp
+      // together (spanning accesses are settled after each span's walk). Else leaves that may
+      // have one go as records, through the channel one by one.
+      options.leafSpans = true;
+      options.spanBlockBytes = together ? 0 : std::uint64_t{1} << bit;
       AddressStream stream(program, options);
       mine.counts.assign(counts.size(), LevelCounts{});
-      const Partition partition{bit, kParts - 1u, part, &stop, &done[part].accesses, &channel};
+      const Partition partition{bit, kParts - 1u, part, &stop, &done[part].accesses, &channel, together ? &rendezvous : nullptr};
       Progress whole;  // the first part reports every part's accesses
       if (part == 0 && progress)
         whole = [&done, &progress](std::uint64_t /*own*/) {
@@ -977,6 +1069,7 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
     }
     if (part != 0) channel.close();
     if (part == 0) channel.finishReading();
+    rendezvous.finish(part);
   };
   {
     std::jthread second(runPart, 1u);
@@ -1003,6 +1096,34 @@ void simulateSplit(const Program& program, const cache::HierarchyConfig& config,
   result.boundsFromStoredValues = std::move(fromStream.boundsFromStoredValues);
 }
 
+/* How simulate() splits a program over two threads: the lowest bit of the part, and whether
+   the parts warp together. */
+struct Split {
+  unsigned bit = 0;
+  bool together = false;
+};
+
+/* The split of "program" for "config" on "threads" threads, or nullopt for one thread
+   (docs/performance.md, "Threads"). Two threads split the sets where each part is simulated on
+   its own exactly (partition.hpp), on the MRU engine; an observer would be told of every scope
+   once per thread. A program whose accesses may cross lines splits by the highest part bit, so
+   that few of them span the parts, and its parts warp together; but only if each leaf that may
+   cross lines has a written-out walk (walkMru, at most ten accesses). A wider leaf is walked
+   access by access, where each part's tests per access cost more than the half of the engine
+   work it saves (conv2d's 51 accesses: 0.029 s on one thread, 0.032 s on two). */
+std::optional<Split> chooseSplit(const Program& program, const cache::HierarchyConfig& config, const StreamOptions& options, unsigned threads) {
+  constexpr std::size_t kWidestWrittenOutWalk = 10;
+  if (threads < 2 || options.observer || !cache::MruHierarchy::supports(config)) return std::nullopt;
+  const LineCrossings crossings = lineCrossings(program, smallestLine(config));
+  if (!crossings.may) {
+    const std::optional<unsigned> bit = partitionBit(config, 2);
+    return bit ? std::optional<Split>(Split{*bit, false}) : std::nullopt;
+  }
+  if (!options.warpTogether || crossings.widestBlock > kWidestWrittenOutWalk) return std::nullopt;
+  const std::optional<unsigned> bit = highPartitionBit(config, 2);
+  return bit ? std::optional<Split>(Split{*bit, true}) : std::nullopt;
+}
+
 }  // namespace
 
 SimulationResult simulate(const Program& program, std::size_t eventCount, const cache::HierarchyConfig& config,
@@ -1012,11 +1133,8 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
   std::vector<LevelCounts> counts((eventCount + 1) * levels);  // the loader's accesses after the events'
   StreamOptions streamOptions = withLoaderTag(options, eventCount);
   if (options.fastPaths) streamOptions.runLineBytes = runLineBytes(config);
-  // Two threads split the sets where each part is simulated on its own exactly (partition.hpp),
-  // on the MRU engine. An observer would be told of every scope once per thread.
-  const std::optional<unsigned> bit = threads >= 2 ? partitionBit(config, 2) : std::nullopt;
-  if (bit && !options.observer && cache::MruHierarchy::supports(config)) {
-    simulateSplit(program, config, streamOptions, progress, *bit, kAttributeMru, result, counts);
+  if (const std::optional<Split> split = chooseSplit(program, config, options, threads)) {
+    simulateSplit(program, config, streamOptions, progress, split->bit, split->together, kAttributeMru, result, counts);
     result.threads = 2;
     collectCounts(result, config, counts, eventCount, levels, 0);
     result.notes.insert(result.notes.begin(), program.notes.begin(), program.notes.end());

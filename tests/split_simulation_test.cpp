@@ -62,15 +62,16 @@ std::vector<cache::HierarchyConfig> splittableConfigurations() {
   return out;
 }
 
-/* for (t < steps) for (i < n) { b[i] = a[i] (16-byte, 4 bytes off alignment: every fourth spans
-   two lines) } with "steps" time steps: a loop whose iterations repeat, so it warps, and
-   accesses spanning the parts in every iteration. */
-sim::Program misalignedTimeLoop(std::int64_t n, std::int64_t steps, bool misaligned) {
+/* for (t < steps) for (i < n / 2) { b[i] = a[i] (16-byte, 4 bytes off alignment: every fourth
+   spans two lines) } with "steps" time steps: a loop whose iterations repeat, so it warps, and
+   accesses spanning the parts (every sixteenth crosses a 256-byte block). With more than two
+   "accesses", the others read a and b a line further on each. */
+sim::Program misalignedTimeLoop(std::int64_t n, std::int64_t steps, bool misaligned, std::uint32_t accesses = 2) {
   sim::Program p;
   for (const char* name : {"a", "b"}) {
     sim::ContainerPlan plan;
     plan.name = name;
-    plan.sizeBytes = n * 8 + 64;
+    plan.sizeBytes = n * 8 + 64 * accesses + 64;
     p.containers.push_back(plan);
   }
   const std::int64_t off = misaligned ? 4 : 0;
@@ -78,6 +79,7 @@ sim::Program misalignedTimeLoop(std::int64_t n, std::int64_t steps, bool misalig
   // Ops are built with emplace_back().value: Op{...} temporaries trip a GCC 12 maybe-uninitialized false positive.
   body.emplace_back().value = test::accessOp(0, 0, 16, off, {{1, 16}}, false);
   body.emplace_back().value = test::accessOp(1, 1, 16, off, {{1, 16}}, true);
+  for (std::uint32_t k = 2; k < accesses; ++k) body.emplace_back().value = test::accessOp(k, k % 2, 16, off + 64 * k, {{1, 16}}, false);
   sim::Block sweep;
   sweep.emplace_back().value = test::countedLoop(1, n / 2, std::move(body));
   sim::LoopOp time = test::countedLoop(0, steps, std::move(sweep));
@@ -118,9 +120,12 @@ TEST_CASE("which hierarchies split their sets between two threads", "[sim][split
   CHECK(sim::partitionBit(twoSets, 2) == 6u);
 }
 
-TEST_CASE("which programs may have accesses spanning lines (those run on one thread)", "[sim][split]") {
+TEST_CASE("which programs may have accesses spanning lines (split by large blocks, or on one thread), and in how wide a loop",
+          "[sim][split]") {
   CHECK_FALSE(sim::accessesMayCrossLines(misalignedTimeLoop(64, 2, false), 64));  // 16 bytes at 16 i
   CHECK(sim::accessesMayCrossLines(misalignedTimeLoop(64, 2, true), 64));         // 16 bytes at 4 + 16 i
+  CHECK(sim::lineCrossings(misalignedTimeLoop(64, 2, true, 7), 64).widestBlock == 7);
+  CHECK(sim::lineCrossings(misalignedTimeLoop(64, 2, false, 7), 64).widestBlock == 0);
   CHECK(sim::accessesMayCrossLines(misalignedTimeLoop(64, 2, false), 8));         // bigger than a line
   // A vector loop: 16 bytes at 8 bytes per source step, the loop stepping by two (and from 0).
   sim::Program vector = misalignedTimeLoop(64, 2, false);
@@ -176,22 +181,34 @@ TEST_CASE("split simulation: hierarchies that do not split run on one thread", "
   }
 }
 
-TEST_CASE("split simulation: a time loop with spanning accesses is never warped over them, and still counts exactly", "[sim][split][warp]") {
+TEST_CASE("split simulation: a time loop with accesses spanning the parts warps on both threads together, and counts exactly",
+          "[sim][split][warp]") {
+  cache::HierarchyConfig small;  // parts of 256-byte blocks where accesses may cross lines
+  small.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
+  for (bool misaligned : {false, true})
+    for (std::uint32_t accesses : {2u, 7u}) {  // a written-out walk, and the general walk
+      INFO((misaligned ? "misaligned, " : "aligned, ") << accesses << " accesses");
+      const sim::Program p = misalignedTimeLoop(512, 40, misaligned, accesses);
+      CHECK(sim::accessesMayCrossLines(p, 64) == misaligned);
+      const sim::SimulationResult one = sim::simulate(p, accesses, small, sim::StreamOptions{}, {}, 1);
+      const sim::SimulationResult two = checkSameSplit(p, accesses, small, sim::StreamOptions{});
+      CHECK(two.threads == 2);
+      CHECK(one.warpedAccesses > one.accesses / 2);  // the loop warps on one thread
+      CHECK(two.warpedAccesses > two.accesses / 2);  // and on two, spanning accesses or not
+    }
+}
+
+TEST_CASE("split simulation: accesses that may cross lines in a loop of more than ten, or without warps together, run on one thread",
+          "[sim][split]") {
   cache::HierarchyConfig small;
   small.levels = {level("D1", 1024, 2, 64), level("LL", 8192, 4, 64)};
-  for (bool misaligned : {false, true}) {
-    INFO((misaligned ? "misaligned" : "aligned"));
-    const sim::Program p = misalignedTimeLoop(512, 40, misaligned);
-    const sim::SimulationResult one = sim::simulate(p, 2, small, sim::StreamOptions{}, {}, 1);
-    const sim::SimulationResult two = checkSameSplit(p, 2, small, sim::StreamOptions{});
-    CHECK(two.threads == 2);
-    CHECK(one.warpedAccesses > one.accesses / 2);  // the loop warps on one thread
-    // Two threads warp only where no access spans the parts: aligned, they do.
-    if (misaligned)
-      CHECK(two.warpedAccesses == 0);
-    else
-      CHECK(two.warpedAccesses > two.accesses / 2);
-  }
+  CHECK(checkSameSplit(misalignedTimeLoop(512, 3, true, 10), 10, small, sim::StreamOptions{}).threads == 2);
+  CHECK(sim::simulate(misalignedTimeLoop(512, 3, true, 11), 11, small, sim::StreamOptions{}, {}, 2).threads == 1);
+  CHECK(sim::simulate(misalignedTimeLoop(512, 3, false, 11), 11, small, sim::StreamOptions{}, {}, 2).threads == 2);  // aligned
+  sim::StreamOptions apart;
+  apart.warpTogether = false;
+  CHECK(sim::simulate(misalignedTimeLoop(512, 3, true), 2, small, apart, {}, 2).threads == 1);
+  CHECK(sim::simulate(misalignedTimeLoop(512, 3, false), 2, small, apart, {}, 2).threads == 2);
 }
 
 TEST_CASE("split simulation on the examples and corpus kernels: the same statistics", "[sim][split][examples]") {

@@ -9,6 +9,7 @@
 #include "cache/mru_hierarchy.hpp"
 #include "sim/program.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -53,6 +54,29 @@ class SpanChannel {
   std::uint64_t readableUntil_ = 0;        // the consumer may read up to here without looking
 };
 
+/// Two parts whose accesses may span them warp only together (docs/performance.md, "Threads"):
+/// at each look, each part posts which of its kept states the state now equals (a bit per
+/// state), and both take the states both parts matched. Both parts look at the same points of
+/// the stream, in the same order, so the n-th look of one is the n-th of the other.
+class WarpRendezvous {
+ public:
+  /// Part "part"'s answer "matched" to its next look; the other part's answer to the same look
+  /// ANDed with it, or nullopt if "stop" was set or the other part ended while this one waited.
+  std::optional<std::uint32_t> exchange(unsigned part, std::uint32_t matched, const std::atomic<bool>& stop);
+  /// Part "part" makes no more looks.
+  void finish(unsigned part) { slots_[part][0].ended.store(true, std::memory_order_release); }
+
+ private:
+  struct alignas(64) Slot {
+    std::atomic<std::uint64_t> posted{0};  // (look << 32) | matched; look 0: none yet
+    std::atomic<bool> ended{false};        // used in slot 0 only
+  };
+  // Per part, two slots used by turns: a part can be at most one look ahead of the other, as it
+  // waits at each look for the other's answer, so a slot is read before it is written again.
+  std::array<std::array<Slot, 2>, 2> slots_;
+  std::array<std::uint64_t, 2> looks_{0, 0};  // each part's own count, touched by it alone
+};
+
 /// The lines one thread simulates: those whose address has "part" in bits bit .. bit+log2(parts)-1.
 struct Partition {
   unsigned bit = 0;
@@ -61,6 +85,7 @@ struct Partition {
   std::atomic<bool>* stop = nullptr;           // set by a thread that failed: every thread stops
   std::atomic<std::uint64_t>* done = nullptr;  // this thread's accesses so far, for the progress line
   SpanChannel* channel = nullptr;              // outcomes of accesses spanning both parts, from part 1 to part 0
+  WarpRendezvous* rendezvous = nullptr;        // set: the parts warp together, spanning accesses or not
 
   /// Bytes address .. address+bytes-1 (one byte for a size 0) do not all lie in one part's blocks.
   bool spans(std::uint64_t address, std::uint32_t bytes) const {
@@ -76,10 +101,23 @@ struct Partition {
 /// observations, which are reported per set and line as one hierarchy).
 std::optional<unsigned> partitionBit(const cache::HierarchyConfig& config, unsigned parts);
 
+/// The highest such bit: parts of blocks as large as every level's sets allow, so that an access
+/// spans two parts only where it straddles such a block (bit 11 for Cachegrind's 32 KiB
+/// eight-way first level, where partitionBit gives 6). Nullopt where partitionBit gives none.
+std::optional<unsigned> highPartitionBit(const cache::HierarchyConfig& config, unsigned parts);
+
 /// Whether some access of "program" may span two lines of "lineBytes": its size rounded up to a
 /// power of two does not divide its offset's every term, its draw stride or its container's
 /// alignment. Such accesses cost the split simulation a hand-over each and keep it from warping
 /// (SpanChannel), so a program that has them runs on one thread; a proof, not a guess, when false.
 bool accessesMayCrossLines(const Program& program, std::uint32_t lineBytes);
+
+/// accessesMayCrossLines, and the most accesses written directly in one block (a loop body: a
+/// leaf's walk per iteration) among the blocks holding such an access.
+struct LineCrossings {
+  bool may = false;
+  std::size_t widestBlock = 0;
+};
+LineCrossings lineCrossings(const Program& program, std::uint32_t lineBytes);
 
 }  // namespace cats::sim

@@ -60,6 +60,10 @@ struct StreamOptions {
   std::uint32_t lineRunBytes = 0;  // with repeatPoints, the smallest line size: repeat points at line runs of outer iterations too (0: none)
   bool leafSpans = false;          // next() stops before a leaf that leafSpan() can hand over (the caller takes spans)
   std::uint64_t spanBlockBytes = 0;  // with leafSpans: only leaves whose every access stays in one aligned block of this many bytes (0: any)
+  // simulate() on two threads, of a program whose accesses may cross lines: parts of the largest
+  // blocks the sets allow, accesses straddling them settled after each span's walk, warps decided
+  // by both parts together. False: such a program runs on one thread (for tests and comparisons).
+  bool warpTogether = true;
   StreamObserver* observer = nullptr;  // told of allocations, frees and scopes (not owned)
   BindingOptions binding;          // lazy: ld.so's accesses at each library function's first call, tagged binding.tag
 };
