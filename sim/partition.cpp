@@ -44,14 +44,21 @@ void backOff(unsigned& rounds) {
 
 }  // namespace
 
-std::optional<std::uint32_t> WarpRendezvous::exchange(unsigned part, std::uint32_t matched, const std::atomic<bool>& stop) {
+std::optional<std::uint32_t> WarpRendezvous::exchange(unsigned part, std::uint32_t matched, std::uint64_t where, const std::atomic<bool>& stop) {
   const std::uint64_t look = ++looks_[part];
-  slots_[part][look & 1].posted.store((look << 32) | matched, std::memory_order_release);
+  Slot& mine = slots_[part][look & 1];
+  mine.where.store(where, std::memory_order_relaxed);
+  mine.posted.store((look << 32) | matched, std::memory_order_release);
   const unsigned other = 1 - part;
   const Slot& theirs = slots_[other][look & 1];
   for (unsigned rounds = 0;;) {
     const std::uint64_t posted = theirs.posted.load(std::memory_order_acquire);
-    if (posted >> 32 == look) return matched & static_cast<std::uint32_t>(posted);
+    if (posted >> 32 == look) {
+      // The slot is not written again before this part posts its next look (the other waits for it).
+      if (theirs.where.load(std::memory_order_relaxed) != where)
+        throw std::logic_error("the threads of a split simulation looked for repeating states at different points");
+      return matched & static_cast<std::uint32_t>(posted);
+    }
     if (slots_[other][0].ended.load(std::memory_order_acquire)) {  // it may have posted just before it ended
       if (theirs.posted.load(std::memory_order_acquire) >> 32 == look) continue;
       return std::nullopt;

@@ -61,7 +61,7 @@ class RepeatWarp {
     engine_.captureState(image_);
     // A look costs about the image and the counters: looks are at least twice that many accesses apart.
     if (loop.gap == 0) loop.gap = 2 * (image_.size() + 8 * counts_.size());
-    const std::uint32_t matched = matches(loop.seen);
+    const std::uint32_t matched = matches(loop.seen, streamed);
     for (auto it = loop.seen.rbegin(); it != loop.seen.rend(); ++it) {
       if (!matchedAt(matched, loop.seen, it)) continue;
       const std::int64_t period = it->remaining - point.remaining;
@@ -132,7 +132,7 @@ class RepeatWarp {
     image_.clear();
     engine_.captureState(image_);
     ++record.looks;
-    const std::uint32_t matched = matches(loop.seen);
+    const std::uint32_t matched = matches(loop.seen, streamed);
     for (auto it = loop.seen.rbegin(); it != loop.seen.rend(); ++it) {
       if (!matchedAt(matched, loop.seen, it)) continue;
       const std::int64_t period = it->remaining - point.remaining;
@@ -160,16 +160,17 @@ class RepeatWarp {
   std::uint64_t spanning() const { return spanning_ ? *spanning_ : 0; }
 
   /* Which kept states the state now equals (bit i: seen[i]), without an access spanning the
-     parts since, or, where the parts warp together, which both parts' states equal. */
-  std::uint32_t matches(const std::vector<Snapshot>& seen) {
+     parts since, or, where the parts warp together, which both parts' states equal (both look
+     after "streamed" accesses of the stream). */
+  std::uint32_t matches(const std::vector<Snapshot>& seen, std::uint64_t streamed) {
     std::uint32_t matched = 0;
     for (std::size_t i = 0; i < seen.size(); ++i)
       if (seen[i].image == image_ && (joint_ || seen[i].spanning == spanning())) matched |= 1u << i;
     if (!joint_) return matched;
-    const std::optional<std::uint32_t> both = joint_->rendezvous->exchange(static_cast<unsigned>(joint_->part), matched, *joint_->stop);
+    const std::optional<std::uint32_t> both = joint_->rendezvous->exchange(static_cast<unsigned>(joint_->part), matched, streamed, *joint_->stop);
     if (both) return *both;
     if (joint_->stop->load()) return 0;  // another thread failed: its error is reported
-    throw std::logic_error("the threads of a split simulation looked for repeating states at different points");
+    throw std::logic_error("the threads of a split simulation looked for repeating states a different number of times");
   }
   template <typename It>
   static bool matchedAt(std::uint32_t matched, const std::vector<Snapshot>& seen, It it) {

@@ -272,3 +272,41 @@ TEST_CASE("the span channel passes outcomes in order, waits when full, and stops
   for (std::uint32_t i = 0; i < kCount && pushed; ++i) pushed = unread.push(cache::MruOutcome{}, running);
   CHECK_FALSE(pushed);
 }
+
+TEST_CASE("the warp rendezvous gives both parts the states both matched, look by look, and refuses looks at different points",
+          "[sim][split][warp]") {
+  sim::WarpRendezvous rendezvous;
+  std::atomic<bool> stop{false};
+  constexpr std::uint32_t kLooks = 20000;
+  std::vector<std::uint32_t> theirs(kLooks);  // Catch's assertions are not thread-safe: checked after the join
+  std::thread second([&] {
+    for (std::uint32_t n = 0; n < kLooks; ++n) theirs[n] = rendezvous.exchange(1, n | 0x100, n * 7, stop).value_or(0xffffffff);
+    rendezvous.finish(1);
+  });
+  bool both = true;
+  for (std::uint32_t n = 0; n < kLooks; ++n) both = both && rendezvous.exchange(0, n | 0x300, n * 7, stop) == (n | 0x100);
+  second.join();
+  CHECK(both);
+  bool same = true;
+  for (std::uint32_t n = 0; n < kLooks; ++n) same = same && theirs[n] == (n | 0x100);
+  CHECK(same);
+  CHECK_FALSE(rendezvous.exchange(0, 1, 0, stop).has_value());  // the other part ended: no answer comes
+
+  sim::WarpRendezvous apart;  // the second part looks at another point of the stream
+  bool threw = false;
+  std::thread other([&] {
+    try {
+      (void)apart.exchange(1, 1, 100, stop);
+    } catch (const std::logic_error&) {
+      threw = true;
+    }
+    apart.finish(1);
+  });
+  CHECK_THROWS_AS(apart.exchange(0, 1, 200, stop), std::logic_error);
+  other.join();
+  CHECK(threw);
+
+  sim::WarpRendezvous waiting;
+  stop = true;
+  CHECK_FALSE(waiting.exchange(0, 1, 0, stop).has_value());  // a failed thread ends the wait
+}

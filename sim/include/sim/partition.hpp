@@ -19,7 +19,8 @@ namespace cats::sim {
 
 /// What the second part's lines of each access spanning both parts did, passed in stream order
 /// to the first part's thread, which counts the access once (both parts meet the same spanning
-/// accesses in the same order: runs never hold one, and no part warps over one). Bounded: the
+/// accesses in the same order: runs never hold one, and a part warps over one only together with
+/// the other, WarpRendezvous). Spans' walks hand theirs over after the walk. Bounded: the
 /// thread that is ahead waits. Each side publishes its position in steps, not per outcome: the
 /// two positions are the only memory the threads share, and a shared line costs a transfer.
 class SpanChannel {
@@ -60,15 +61,18 @@ class SpanChannel {
 /// the stream, in the same order, so the n-th look of one is the n-th of the other.
 class WarpRendezvous {
  public:
-  /// Part "part"'s answer "matched" to its next look; the other part's answer to the same look
-  /// ANDed with it, or nullopt if "stop" was set or the other part ended while this one waited.
-  std::optional<std::uint32_t> exchange(unsigned part, std::uint32_t matched, const std::atomic<bool>& stop);
+  /// Part "part"'s answer "matched" to its next look, made at point "where" of the stream; the
+  /// other part's answer to the same look ANDed with it, or nullopt if "stop" was set or the
+  /// other part ended while this one waited. Throws std::logic_error if the other part made its
+  /// look at another point.
+  std::optional<std::uint32_t> exchange(unsigned part, std::uint32_t matched, std::uint64_t where, const std::atomic<bool>& stop);
   /// Part "part" makes no more looks.
   void finish(unsigned part) { slots_[part][0].ended.store(true, std::memory_order_release); }
 
  private:
   struct alignas(64) Slot {
     std::atomic<std::uint64_t> posted{0};  // (look << 32) | matched; look 0: none yet
+    std::atomic<std::uint64_t> where{0};   // the look's point, stored before "posted"
     std::atomic<bool> ended{false};        // used in slot 0 only
   };
   // Per part, two slots used by turns: a part can be at most one look ahead of the other, as it
@@ -108,8 +112,8 @@ std::optional<unsigned> highPartitionBit(const cache::HierarchyConfig& config, u
 
 /// Whether some access of "program" may span two lines of "lineBytes": its size rounded up to a
 /// power of two does not divide its offset's every term, its draw stride or its container's
-/// alignment. Such accesses cost the split simulation a hand-over each and keep it from warping
-/// (SpanChannel), so a program that has them runs on one thread; a proof, not a guess, when false.
+/// alignment. A program that has them splits by the highest part bit (highPartitionBit), its
+/// parts warping together, or runs on one thread; a proof, not a guess, when false.
 bool accessesMayCrossLines(const Program& program, std::uint32_t lineBytes);
 
 /// accessesMayCrossLines, and the most accesses written directly in one block (a loop body: a
