@@ -167,7 +167,7 @@ bool SpanChannel::push(const cache::MruOutcome& outcome, const std::atomic<bool>
       backOff(rounds);
     }
   }
-  ring_[writing_ % kSlots] = outcome;
+  ring_[writing_ % kSlots] = Slot{outcome.accessed, outcome.missed};
   if (++writing_ % kStep == 0) flush();
   return true;
 }
@@ -182,7 +182,8 @@ bool SpanChannel::pop(cache::MruOutcome& outcome, const std::atomic<bool>& stop)
       backOff(rounds);
     }
   }
-  outcome = ring_[reading_ % kSlots];
+  const Slot& slot = ring_[reading_ % kSlots];
+  outcome = cache::MruOutcome{slot.accessed, slot.missed};
   if (++reading_ % kStep == 0) read_.store(reading_, std::memory_order_release);
   return true;
 }

@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -44,7 +45,12 @@ class SpanChannel {
  private:
   static constexpr std::uint64_t kSlots = std::uint64_t{1} << 16;
   static constexpr std::uint64_t kStep = 1024;  // outcomes between publications
-  std::vector<cache::MruOutcome> ring_ = std::vector<cache::MruOutcome>(kSlots);
+  // Left uninitialised: a run touches only the slots it uses, where zeroing all 512 KiB cost
+  // every split run 128 page faults (about 0.3 ms).
+  struct Slot {
+    std::uint32_t accessed, missed;
+  };
+  std::unique_ptr<Slot[]> ring_ = std::make_unique_for_overwrite<Slot[]>(kSlots);
   alignas(64) std::atomic<std::uint64_t> written_{0};
   std::atomic<bool> closed_{false};
   alignas(64) std::atomic<std::uint64_t> read_{0};
