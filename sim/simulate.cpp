@@ -409,8 +409,11 @@ template <typename Engine, typename Mine>
   const std::int64_t i = span.current + t * span.step;
   if constexpr (!std::is_same_v<Mine, EveryRecord>) {
     if (owned) {
+      // The part's sets saw only its own accesses: the last owned->size() accesses there are these.
+      bool held = false;
+      if constexpr (std::is_same_v<Engine, cache::MruHierarchy>) held = hierarchy.firstLevelKeeps(owned->size(), missed);
       const auto recordAt = [&span, owned, i](std::size_t n) { return span.accesses[(*owned)[n]].at(i); };
-      if (!holdsLines(hierarchy, owned->size(), recordAt, EveryRecord{})) return 0;
+      if (!held && !holdsLines(hierarchy, owned->size(), recordAt, EveryRecord{})) return 0;
       for (const std::uint32_t k : *owned) scratch.repeats[k] += same;
       return same;
     }
@@ -425,6 +428,29 @@ template <typename Engine, typename Mine>
     for (std::size_t k = 0; k < count; ++k)
       if (mine(recordAt(k))) scratch.repeats[k] += same;
   }
+  return same;
+}
+
+/* bulkAfter for walkMru on a part, from the accesses' addresses in the iteration after t
+   ("next"). The part's sets saw only its own accesses, so the first level keeps the lines of
+   the last so many of them. */
+template <std::size_t K>
+[[gnu::always_inline]] inline std::int64_t partBulkAfter(const LeafSpan& span, std::int64_t t, std::uint32_t missed, const cache::MruHierarchy& hierarchy,
+                                                        PartBits mine, SpanScratch& scratch, const std::array<std::uint64_t, K>& next,
+                                                        const std::array<std::uint64_t, K>& moves, const std::array<bool, K>& write) {
+  const std::int64_t same = std::min(scratch.lines.sameAfter(t), span.iterations - 1 - t);
+  if (same < kMinSpanRun) return 0;
+  std::uint32_t owned = 0;  // bit k: the part took access k in iteration t (an access in a run stays in its line)
+#pragma GCC unroll 12
+  for (std::size_t k = 0; k < K; ++k) owned |= mine.owns(next[k] - moves[k]) ? 1u << k : 0u;
+  if (!hierarchy.firstLevelKeeps(static_cast<std::size_t>(std::popcount(owned)), missed)) {
+#pragma GCC unroll 12
+    for (std::size_t k = 0; k < K; ++k)
+      if ((owned >> k & 1) != 0 && !hierarchy.firstLevelHolds(next[k] - moves[k], write[k])) return 0;
+  }
+#pragma GCC unroll 12
+  for (std::size_t k = 0; k < K; ++k)
+    if ((owned >> k & 1) != 0) scratch.repeats[k] += same;
   return same;
 }
 
@@ -518,7 +544,12 @@ template <std::size_t K, typename Mine, bool InLines, bool Runs, bool Vector>
       ++outcomes[k * patterns + missedLevels(outcome)];
     }
     if constexpr (Runs) {
-      if (const std::int64_t same = bulkAfter(span, K, t, missed, hierarchy, mine, scratch, repeats); same > 0) {
+      std::int64_t same = 0;
+      if constexpr (kEvery)
+        same = bulkAfter(span, K, t, missed, hierarchy, mine, scratch, repeats);
+      else
+        same = partBulkAfter<K>(span, t, missed, hierarchy, mine, scratch, address, moves, write);
+      if (same > 0) {
 #pragma GCC unroll 12
         for (std::size_t k = 0; k < K; ++k) address[k] += moves[k] * static_cast<std::uint64_t>(same);
         t += same;
