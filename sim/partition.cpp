@@ -86,14 +86,11 @@ class LineCrossing {
     });
   }
 
-  /* Looks at every access of "block", noting those that may cross lines in found_. */
+  /* Looks at every access of "block": whether one may cross lines, and the widest leaf. */
   void walk(const Block& block) {
-    bool crosses = false;
-    std::size_t accesses = 0;
     for (const Op& op : block) {
       if (const auto* a = std::get_if<AccessOp>(&op.value)) {
-        ++accesses;
-        crosses = crosses || !inBlock(*a);
+        found_.may = found_.may || !inBlock(*a);
       } else if (const auto* loop = std::get_if<LoopOp>(&op.value)) {
         const auto start = loop->start.constantValue(), step = loop->step.constantValue();
         const std::optional<std::pair<std::int64_t, std::int64_t>> outer = bound(loop->slot);
@@ -104,19 +101,36 @@ class LineCrossing {
         walk(loop->header);
         walk(loop->body);
         moves_[loop->slot] = outer;
+        if (const std::optional<std::size_t> width = leafWidth(loop->body)) found_.widestLeaf = std::max(found_.widestLeaf, *width);
       } else if (const auto* branch = std::get_if<BranchOp>(&op.value)) {
         for (const Arm& arm : branch->arms) walk(arm.body);
       } else if (const auto* frame = std::get_if<FrameOp>(&op.value)) {
         walk(frame->body);
       }
     }
-    if (!crosses) return;
-    found_.may = true;
-    found_.widestBlock = std::max(found_.widestBlock, accesses);
   }
   const LineCrossings& found() const { return found_; }
 
  private:
+  /* The accesses of a loop body that holds no loop or call frame (in its arms too), or nullopt. */
+  static std::optional<std::size_t> leafWidth(const Block& body) {
+    std::size_t accesses = 0;
+    for (const Op& op : body) {
+      if (std::holds_alternative<AccessOp>(op.value)) {
+        ++accesses;
+      } else if (const auto* branch = std::get_if<BranchOp>(&op.value)) {
+        for (const Arm& arm : branch->arms) {
+          const std::optional<std::size_t> inside = leafWidth(arm.body);
+          if (!inside) return std::nullopt;
+          accesses += *inside;
+        }
+      } else if (std::holds_alternative<LoopOp>(op.value) || std::holds_alternative<FrameOp>(op.value)) {
+        return std::nullopt;
+      }
+    }
+    return accesses;
+  }
+
   void align(std::size_t c, std::int64_t a) {
     a = std::max<std::int64_t>(a, 1);
     if (c < alignment_.size()) alignment_[c] = alignment_[c] == 0 ? a : std::min(alignment_[c], a);

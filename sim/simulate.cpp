@@ -6,6 +6,7 @@
 #include "attribution.hpp"
 #include "cache/mru_hierarchy.hpp"
 #include "engine_set.hpp"
+#include "sim/flatten_loops.hpp"
 #include "sim/line_classes.hpp"
 #include "sim/partition.hpp"
 
@@ -1138,19 +1139,21 @@ struct Split {
    (docs/performance.md, "Threads"). Two threads split the sets where each part is simulated on
    its own exactly (partition.hpp), on the MRU engine; an observer would be told of every scope
    once per thread. A program whose accesses may cross lines splits by the highest part bit, so
-   that few of them span the parts, and its parts warp together; but only if each leaf that may
-   cross lines has a written-out walk (walkMru, at most ten accesses). A wider leaf is walked
-   access by access, where each part's tests per access cost more than the half of the engine
-   work it saves (conv2d's 51 accesses: 0.029 s on one thread, 0.032 s on two). */
+   that few of them span the parts, and its parts warp together; but only if each of its loops,
+   as the stream runs them, has a written-out walk (walkMru, at most ten accesses). A wider leaf
+   is walked access by access, where each part's tests per access cost more than the half of
+   the engine work it saves (conv2d's 51 accesses: 0.029 s on one thread, 0.032 s on two). */
 std::optional<Split> chooseSplit(const Program& program, const cache::HierarchyConfig& config, const StreamOptions& options, unsigned threads) {
   constexpr std::size_t kWidestWrittenOutWalk = 10;
   if (threads < 2 || options.observer || !cache::MruHierarchy::supports(config)) return std::nullopt;
-  const LineCrossings crossings = lineCrossings(program, smallestLine(config));
+  // The loops as the stream runs them: small inner loops written out into the loop around them.
+  const bool flat = options.fastPaths && hasSmallLoops(program, options.binding.lazy);
+  const LineCrossings crossings = lineCrossings(flat ? flattenSmallLoops(program, options.binding.lazy) : program, smallestLine(config));
   if (!crossings.may) {
     const std::optional<unsigned> bit = partitionBit(config, 2);
     return bit ? std::optional<Split>(Split{*bit, false}) : std::nullopt;
   }
-  if (!options.warpTogether || crossings.widestBlock > kWidestWrittenOutWalk) return std::nullopt;
+  if (!options.warpTogether || crossings.widestLeaf > kWidestWrittenOutWalk) return std::nullopt;
   const std::optional<unsigned> bit = highPartitionBit(config, 2);
   return bit ? std::optional<Split>(Split{*bit, true}) : std::nullopt;
 }

@@ -122,11 +122,11 @@ std::optional<unsigned> highPartitionBit(const cache::HierarchyConfig& config, u
 /// parts warping together, or runs on one thread; a proof, not a guess, when false.
 bool accessesMayCrossLines(const Program& program, std::uint32_t lineBytes);
 
-/// accessesMayCrossLines, and the most accesses written directly in one block (a loop body: a
-/// leaf's walk per iteration) among the blocks holding such an access.
+/// accessesMayCrossLines, and the most accesses in the body of one innermost loop (arms
+/// included: a leaf's walk per iteration).
 struct LineCrossings {
   bool may = false;
-  std::size_t widestBlock = 0;
+  std::size_t widestLeaf = 0;
 };
 LineCrossings lineCrossings(const Program& program, std::uint32_t lineBytes);
 
