@@ -87,6 +87,7 @@ class RepeatWarp {
 
  private:
   static constexpr std::size_t kKept = 4;  // periods of up to four looks are found
+  static_assert(kKept <= 32, "matches() answers in a 32-bit mask");
   static constexpr int kMaxLooks = 40;
   struct Snapshot {
     std::int64_t remaining = 0;
