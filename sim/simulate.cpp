@@ -726,10 +726,12 @@ std::uint64_t runSpan(const LeafSpan& span, Engine& hierarchy, Outcome& outcome,
         Record r = span.accesses[k].at(i);
         if (drawn) r.address += drawn[span.drawnSlots[k]];
         if constexpr (!kEvery) {
-          if constexpr (kMru && !decltype(inLines)::value) {
-            if (mine.spans(r.address, r.bytes)) [[unlikely]] {
-              straddle(hierarchy, mine, scratch, k, r.address, r.bytes, r.write, outcome);
-              continue;
+          if constexpr (kMru) {  // nested: Clang checks the call for every engine under a condition that depends on inLines
+            if constexpr (!decltype(inLines)::value) {
+              if (mine.spans(r.address, r.bytes)) [[unlikely]] {
+                straddle(hierarchy, mine, scratch, k, r.address, r.bytes, r.write, outcome);
+                continue;
+              }
             }
           }
           if (!mine(r)) continue;

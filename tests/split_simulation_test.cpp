@@ -83,7 +83,7 @@ sim::Program misalignedTimeLoop(std::int64_t n, std::int64_t steps, bool misalig
   for (const char* name : {"a", "b"}) {
     sim::ContainerPlan plan;
     plan.name = name;
-    plan.sizeBytes = n * 8 + 64 * accesses + 64;
+    plan.sizeBytes = n * 8 + 64 * static_cast<std::int64_t>(accesses) + 64;
     p.containers.push_back(plan);
   }
   const std::int64_t off = misaligned ? 4 : 0;
