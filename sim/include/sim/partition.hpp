@@ -11,10 +11,10 @@
 
 #include <array>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <vector>
 
 namespace cats::sim {
 
