@@ -7,14 +7,15 @@
 # writes the figures as JSON.
 # Usage: bench/speed_corpus.sh [--only NAME]... [--json FILE] [--threads N] [--repeat R] [path/to/cats-static]
 # (--threads: cats-static's simulation threads, its own default (0: one per core, at most two)
-# unless given; Cachegrind has one. --repeat: each kernel's two runs R times, interleaved, the
-# best of each kept: on a shared machine single runs vary by tens of percent.)
+# unless given; Cachegrind has one. --repeat: R rounds over the whole set, each kernel's two runs
+# side by side in each round, the best of each kept: on a shared machine single runs vary by
+# tens of percent, and a disturbance of a few seconds spoils one round's try, not all of them.)
 set -euo pipefail
 orig=$PWD
 cd "$(dirname "$0")/.."
 geometry=(--D1=32768,8,64 --LL=262144,8,64)
 # kernel=size: linear algebra, stencils with time loops, dynamic programming, filters, data mining
-speed_set=(atax=4000 bicg=4000 cholesky=600 conv2d=800 correlation=400 covariance=400 deriche=2000
+speed_set=(atax=4000 bicg=4000 cholesky=600 conv2d=832 correlation=400 covariance=400 deriche=2000
   fdtd2d=1300 floyd_warshall=400 gemver=3000 heat3d=130 jacobi1d=1600000 jacobi2d=1400 lcs=5000 lu=570
   matmul_ijk=380 matmul_ikj=400 matvec=4000 matvec_t=4000 mvt=4000 nussinov=500 seidel2d=1800 syrk=480
   trisolv=5000 box_blur=2000 kmeans=200000)
@@ -49,23 +50,33 @@ seconds() {  # wall seconds of a command to the microsecond (time(1) gives hundr
 
 rows=$work/rows
 : >"$rows"
-printf '%-16s %8s %10s %10s %8s %12s %10s\n' kernel N "cachegrind" "cats" "ratio" accesses "M acc/s" >&2
+kernels=()
+declare -A size_of best_cg best_cats
 for spec in "${speed_set[@]}"; do
-  program=${spec%%=*} size=${spec#*=}
+  program=${spec%%=*}
   if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$program"; then continue; fi
-  src=bench/fidelity-corpus/$program.c
-  gcc -O2 -g -DN="$size" -o "$work/$program" "$src" -lm
-  cg='' cats=''
-  for ((r = 0; r < repeat; r++)); do  # interleaved, the best of each
+  kernels+=("$program")
+  size_of[$program]=${spec#*=}
+  gcc -O2 -g -DN="${size_of[$program]}" -o "$work/$program" "bench/fidelity-corpus/$program.c" -lm
+done
+# Rounds over the whole set, the best of each kept: a try is minutes from the kernel's next
+# one, so a few seconds of load elsewhere on the machine spoil at most one of them.
+for ((r = 1; r <= repeat; r++)); do
+  [ "$repeat" -gt 1 ] && echo "round $r of $repeat" >&2
+  for program in "${kernels[@]}"; do
+    src=bench/fidelity-corpus/$program.c size=${size_of[$program]}
     one=$(seconds "$work/cg.out" valgrind --tool=cachegrind --cache-sim=yes "${geometry[@]}" --I1=32768,8,64 \
       --cachegrind-out-file=/dev/null "$work/$program")
-    cg=$(printf '%s\n' $cg "$one" | sort -g | head -n 1)
+    best_cg[$program]=$(printf '%s\n' ${best_cg[$program]:-} "$one" | sort -g | head -n 1)
     one=$(seconds "$work/cats.out" "$bin" simulate "$src" -D N="$size" --compiler gcc -O2 "${geometry[@]}" --threads "$threads" --format json \
       -o "$work/$program.json")
-    cats=$(printf '%s\n' $cats "$one" | sort -g | head -n 1)
+    best_cats[$program]=$(printf '%s\n' ${best_cats[$program]:-} "$one" | sort -g | head -n 1)
   done
+done
+printf '%-16s %8s %10s %10s %8s %12s %10s\n' kernel N "cachegrind" "cats" "ratio" accesses "M acc/s" >&2
+for program in "${kernels[@]}"; do
   accesses=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['accesses'])" "$work/$program.json")
-  python3 - "$program" "$size" "$cg" "$cats" "$accesses" >>"$rows" <<'PY'
+  python3 - "$program" "${size_of[$program]}" "${best_cg[$program]}" "${best_cats[$program]}" "$accesses" >>"$rows" <<'PY'
 import json, sys
 program, size, cg, cats, accesses = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4]), int(sys.argv[5])
 print(json.dumps({"kernel": program, "N": size, "cachegrind_s": cg, "cats_s": cats,
