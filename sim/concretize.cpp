@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 #include <variant>
 
@@ -92,6 +93,7 @@ class Compiler {
   FormulaScope scope_;
   Program program_;
   std::vector<std::vector<Item>> children_;
+  std::unordered_map<std::string, const trace::Container*> containerByName_;  // findContainer's index
   struct OpenLoop {
     std::size_t scope;
     int slot;
@@ -625,10 +627,13 @@ class Compiler {
     }
   }
 
-  const trace::Container* findContainer(const std::string& name) const {
-    for (const auto& c : trace_.containers)
-      if (c.name == name) return &c;
-    return nullptr;
+  /* The first container named "name". Indexed at the first call: a program with many calling
+     contexts has a container per local per context, and a lookup per data-bound loop. */
+  const trace::Container* findContainer(const std::string& name) {
+    if (containerByName_.empty())
+      for (const auto& c : trace_.containers) containerByName_.emplace(c.name, &c);
+    const auto it = containerByName_.find(name);
+    return it == containerByName_.end() ? nullptr : it->second;
   }
 
   /* Elements of the smallest container the loop walks contiguously with "iterator". */
