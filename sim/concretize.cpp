@@ -308,7 +308,7 @@ class Compiler {
     for (const DrawGroup& g : program_.draws)
       if (g.fromStoredValues) keep(g.indexFormula);
     program_.forEachOp([&](Op& op) {
-      if (auto* loop = std::get_if<LoopOp>(&op.value)) {
+      if (auto* loop = op.loop()) {
         keep(loop->start);
         keep(loop->end);
         keep(loop->step);

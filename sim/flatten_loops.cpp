@@ -45,7 +45,7 @@ class EscapingSlots {
         if (a->randomOffset) formula(draws_[a->draw].indexFormula, bound);
       } else if (const auto* al = std::get_if<AllocOp>(&op.value)) {
         formula(al->sizeBytes, bound);
-      } else if (const auto* l = std::get_if<LoopOp>(&op.value)) {
+      } else if (const auto* l = op.loop()) {
         for (const Formula* f : {&l->start, &l->end, &l->step, &l->segmentIndex}) formula(*f, bound);
         std::uint64_t inside = bound | std::uint64_t{1} << l->slot;
         for (const Block* inner : {&l->pre, &l->header, &l->body, &l->post}) block(*inner, inside);
@@ -110,7 +110,7 @@ void appendAt(const Block& from, int slot, std::int64_t value, Block& out) {
 
 bool anySmallLoop(const Block& b, const Writable& w) {
   for (const Op& op : b) {
-    if (const auto* l = std::get_if<LoopOp>(&op.value)) {
+    if (const auto* l = op.loop()) {
       if (writableTrips(*l, w)) return true;
       for (const Block* inner : {&l->pre, &l->header, &l->body, &l->post})
         if (anySmallLoop(*inner, w)) return true;
@@ -129,7 +129,7 @@ void flatten(Block& b, const Writable& w) {
   Block out;
   out.reserve(b.size());
   for (Op& op : b) {
-    if (auto* l = std::get_if<LoopOp>(&op.value)) {
+    if (auto* l = op.loop()) {
       for (Block* inner : {&l->pre, &l->header, &l->body, &l->post}) flatten(*inner, w);
       if (auto trips = writableTrips(*l, w)) {
         std::int64_t start = *l->start.constantValue(), step = *l->step.constantValue();

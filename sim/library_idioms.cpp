@@ -48,7 +48,7 @@ class Rewriter {
     Block kept;
     for (Op& op : b) {
       std::vector<Op> after;
-      if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      if (auto* l = op.loop()) {
         const LoopDecision* d = plan_.loop(l->scope);
         if (d && d->removed) continue;
         for (const DistributedStore& ds : plan_.distributed) {
@@ -151,7 +151,7 @@ class Rewriter {
       if (store != body.end()) break;
       LoopOp* next = nullptr;
       for (Op& op : body)
-        if (auto* l = std::get_if<LoopOp>(&op.value)) next = next ? nullptr : l;
+        if (auto* l = op.loop()) next = next ? nullptr : l;
       if (!next) return std::nullopt;
       chain.push_back(next);
     }

@@ -91,7 +91,7 @@ class LineCrossing {
     for (const Op& op : block) {
       if (const auto* a = std::get_if<AccessOp>(&op.value)) {
         found_.may = found_.may || !inBlock(*a);
-      } else if (const auto* loop = std::get_if<LoopOp>(&op.value)) {
+      } else if (const auto* loop = op.loop()) {
         const auto start = loop->start.constantValue(), step = loop->step.constantValue();
         const std::optional<std::pair<std::int64_t, std::int64_t>> outer = bound(loop->slot);
         moves_[loop->slot] = std::nullopt;  // pre and post blocks: the slot at its first and last values
@@ -124,7 +124,7 @@ class LineCrossing {
           if (!inside) return std::nullopt;
           accesses += *inside;
         }
-      } else if (std::holds_alternative<LoopOp>(op.value) || std::holds_alternative<FrameOp>(op.value)) {
+      } else if (op.loop() != nullptr || std::holds_alternative<FrameOp>(op.value)) {
         return std::nullopt;
       }
     }

@@ -62,7 +62,7 @@ class Applier {
     hoistFrom(loop.header, loop);
     hoistFrom(loop.body, loop);
     for (Op& op : loop.body)
-      if (auto* inner = std::get_if<LoopOp>(&op.value)) {
+      if (auto* inner = op.loop()) {
         hoistFrom(inner->pre, loop);
         hoistFrom(inner->post, loop);
       }
@@ -73,7 +73,7 @@ class Applier {
     Block kept;
     for (Op& op : block) {
       if (const auto* a = std::get_if<AccessOp>(&op.value); a && plan_.reused.count(a->tag)) continue;
-      if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      if (auto* l = op.loop()) {
         for (Block* b : {&l->pre, &l->header, &l->body, &l->post}) reuse(*b);
       } else if (auto* f = std::get_if<FrameOp>(&op.value)) {
         reuse(f->body);
@@ -101,7 +101,7 @@ class Applier {
   void promote(Block& block) {
     for (Op& op : block) {
       if (auto* a = std::get_if<AccessOp>(&op.value)) a->repeat = 1;
-      else if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      else if (auto* l = op.loop()) {
         for (Block* b : {&l->pre, &l->header, &l->post})
           for (Op& inner : *b)
             if (auto* x = std::get_if<AccessOp>(&inner.value)) x->repeat = 1;
@@ -123,7 +123,7 @@ class Applier {
         if (plan_.merged.count(a->tag) && a->offset.coefficientOf(slot) != 0) continue;
         std::int64_t coefficient = a->offset.coefficientOf(slot);
         if (coefficient > 0 && !a->randomOffset) a->bytes = static_cast<std::uint32_t>(coefficient * factor);
-      } else if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      } else if (auto* l = op.loop()) {
         for (Block* b : {&l->pre, &l->header, &l->body, &l->post}) widen(*b, slot, factor);
       }
       kept.push_back(std::move(op));
@@ -175,7 +175,7 @@ class Applier {
   void vectorize(Block& block) const {
     Block out;
     for (Op& op : block) {
-      if (auto* l = std::get_if<LoopOp>(&op.value)) {
+      if (auto* l = op.loop()) {
         vectorize(l->body);
         const LoopDecision* d = plan_.plan && l->library.empty() ? plan_.plan->loop(l->scope) : nullptr;
         if (d && (d->vectorFactor > 1 || d->slp) && (!d->inOrderReduction || d->vectorLoads)) {

@@ -50,7 +50,7 @@ class RepeatCheck {
 
   bool op(const Op& op, bool inFrame) {
     if (const auto* a = std::get_if<AccessOp>(&op.value)) return access(*a);
-    if (const auto* loop = std::get_if<LoopOp>(&op.value)) {
+    if (const auto* loop = op.loop()) {
       if (loop->tripsFromData || loop->segment || !loop->carried.empty()) return false;  // the stream's policy or data decide them
       innerSlots_.push_back(loop->slot);
       return fixed(loop->start) && fixed(loop->end) && fixed(loop->step) && block(loop->pre, inFrame) && block(loop->header, inFrame) &&

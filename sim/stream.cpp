@@ -446,7 +446,7 @@ void AddressStream::exitArmOrFunction(std::size_t scope) {
 }
 
 void AddressStream::execute(const Op& op) {
-  if (const auto* loop = std::get_if<LoopOp>(&op.value)) return enterLoop(*loop);
+  if (const auto* loop = op.loop()) return enterLoop(*loop);
   if (const auto* branch = std::get_if<BranchOp>(&op.value)) return enterBranch(*branch);
   if (const auto* frame = std::get_if<FrameOp>(&op.value)) {
     Frame f{&frame->body};

@@ -196,7 +196,7 @@ namespace {
 void makeSteady(sim::Block& block) {
   for (sim::Op& op : block) {
     if (auto* a = std::get_if<sim::AccessOp>(&op.value)) a->randomOffset = false;
-    if (auto* loop = std::get_if<sim::LoopOp>(&op.value)) makeSteady(loop->body);
+    if (auto* loop = op.loop()) makeSteady(loop->body);
     if (auto* frame = std::get_if<sim::FrameOp>(&op.value)) makeSteady(frame->body);
     if (auto* branch = std::get_if<sim::BranchOp>(&op.value))
       for (sim::Arm& arm : branch->arms) {
@@ -250,7 +250,7 @@ TEST_CASE("branchy leaves whose arms do not change with the iteration count same
     options.seed = 5;
     options.branches = policies[trial % 3];
     const auto& frame = std::get<sim::FrameOp>(program.body.front().value);
-    const auto& leaf = std::get<sim::LoopOp>(std::get<sim::LoopOp>(frame.body.back().value).body.front().value);
+    const auto& leaf = frame.body.back().asLoop().body.front().asLoop();
     const bool branchy = std::any_of(leaf.body.begin(), leaf.body.end(), [](const sim::Op& op) { return std::holds_alternative<sim::BranchOp>(op.value); });
     if (branchy && offeredRepeats(program, options) > 0) ++offered;  // linear leaves offered runs before
     for (std::size_t c = 0; c < configs.size(); ++c) {
@@ -404,8 +404,8 @@ TEST_CASE("small constant loops written out stream the plain path's records, and
     for (std::size_t capacity : {std::size_t{1}, std::size_t{5}, std::size_t{4096}}) CHECK(sameRecords(drain(program, options, capacity), plain));
     const sim::Program flat = sim::flattenSmallLoops(program);
     const auto& frame = std::get<sim::FrameOp>(flat.body.front().value);
-    const auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
-    CHECK(std::none_of(outer.body.begin(), outer.body.end(), [](const sim::Op& op) { return std::holds_alternative<sim::LoopOp>(op.value); }));
+    const auto& outer = frame.body.front().asLoop();
+    CHECK(std::none_of(outer.body.begin(), outer.body.end(), [](const sim::Op& op) { return op.loop() != nullptr; }));
   }
   // The stream runs the written-out program: a loop around a two-iteration loop over one line
   // becomes a leaf walking within lines, which offers runs (a loop with an inner loop does not).
@@ -427,12 +427,12 @@ TEST_CASE("small constant loops written out stream the plain path's records, and
   std::size_t events = 0;
   sim::Program program = smallLoopProgram(rng, events);
   auto& frame = std::get<sim::FrameOp>(program.body.front().value);
-  std::get<sim::LoopOp>(frame.body.front().value).body.push_back(sim::Op{accessAt(99, 0, {{1, 8}})});
+  frame.body.front().asLoop().body.push_back(sim::Op{accessAt(99, 0, {{1, 8}})});
   CHECK_FALSE(sim::hasSmallLoops(program));
   // Too many accesses to write out: 65 iterations of one access.
   sim::Program big = smallLoopProgram(rng, events);
-  auto& bigOuter = std::get<sim::LoopOp>(std::get<sim::FrameOp>(big.body.front().value).body.front().value);
-  auto& bigInner = std::get<sim::LoopOp>(bigOuter.body.front().value);
+  auto& bigOuter = std::get<sim::FrameOp>(big.body.front().value).body.front().asLoop();
+  auto& bigInner = bigOuter.body.front().asLoop();
   bigInner.start = sim::Formula::constant(0);
   bigInner.end = sim::Formula::constant(65);
   bigInner.step = sim::Formula::constant(1);
@@ -500,7 +500,7 @@ TEST_CASE("a small loop drawing an element an outer loop renews is written out, 
     const sim::Program program = drawInSmallLoop(refreshSlot, false);
     REQUIRE(sim::hasSmallLoops(program));
     const sim::Program flat = sim::flattenSmallLoops(program);
-    const auto& outer = std::get<sim::LoopOp>(std::get<sim::FrameOp>(flat.body.front().value).body.front().value);
+    const auto& outer = std::get<sim::FrameOp>(flat.body.front().value).body.front().asLoop();
     CHECK(outer.body.size() == 12);  // 4 iterations of 3 accesses, no loop left
     sim::StreamOptions options;
     options.fastPaths = false;
@@ -520,7 +520,7 @@ TEST_CASE("a small loop drawing an element an outer loop renews is written out, 
   for (bool byIndex : {true, false}) {
     INFO((byIndex ? "an index" : "a stored value") << " reads the counter after the loop");
     sim::Program program = drawInSmallLoop(0, false);
-    auto& outer = std::get<sim::LoopOp>(std::get<sim::FrameOp>(program.body.front().value).body.front().value);
+    auto& outer = std::get<sim::FrameOp>(program.body.front().value).body.front().asLoop();
     sim::AccessOp after = accessAt(9, 0, {{0, 8}}, true);
     if (byIndex) {
       program.draws.push_back(sim::DrawGroup{});
@@ -563,8 +563,8 @@ void logOffer(sim::AddressStream& stream, Drive& drive) {
 sim::Program spanningLeafProgram(std::mt19937& rng, std::size_t& events) {
   sim::Program program = randomLeafProgram(rng, false, events);
   auto& frame = std::get<sim::FrameOp>(program.body.front().value);
-  auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
-  auto& leaf = std::get<sim::LoopOp>(outer.body.front().value);
+  auto& outer = frame.body.front().asLoop();
+  auto& leaf = outer.body.front().asLoop();
   leaf.end = sim::Formula::linear(20 + static_cast<std::int64_t>(rng() % 230), {{2, 1}});
   for (sim::Op& op : leaf.body) {
     auto& access = std::get<sim::AccessOp>(op.value);
@@ -581,8 +581,8 @@ sim::Program spanningLeafProgram(std::mt19937& rng, std::size_t& events) {
 sim::Program spanningLeafProgramOf(std::mt19937& rng, std::size_t count, std::size_t& events) {
   sim::Program program = spanningLeafProgram(rng, events);
   auto& frame = std::get<sim::FrameOp>(program.body.front().value);
-  auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
-  auto& leaf = std::get<sim::LoopOp>(outer.body.front().value);
+  auto& outer = frame.body.front().asLoop();
+  auto& leaf = outer.body.front().asLoop();
   static const std::int64_t strides[] = {0, 4, 8, 8, -8, 16};
   static const std::uint32_t sizes[] = {4, 8, 8, 16};
   const auto containers = static_cast<std::uint32_t>(program.containers.size());
@@ -683,8 +683,8 @@ sim::Program drawnLeafProgram(std::mt19937& rng, bool repeated, std::size_t& eve
   sim::Program program = spanningLeafProgram(rng, events);
   program.draws.push_back(sim::DrawGroup{1, false, "label[i]", true, sim::Formula::unknown(), {}});
   auto& frame = std::get<sim::FrameOp>(program.body.front().value);
-  auto& outer = std::get<sim::LoopOp>(frame.body.front().value);
-  auto& leaf = std::get<sim::LoopOp>(outer.body.front().value);
+  auto& outer = frame.body.front().asLoop();
+  auto& leaf = outer.body.front().asLoop();
   static const std::int64_t drawStrides[] = {8, 24, 64};
   for (sim::Op& op : leaf.body) {
     auto& access = std::get<sim::AccessOp>(op.value);

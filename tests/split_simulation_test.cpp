@@ -141,8 +141,8 @@ TEST_CASE("which programs may have accesses spanning lines (split by large block
   CHECK(sim::accessesMayCrossLines(misalignedTimeLoop(64, 2, false), 8));         // bigger than a line
   // A vector loop: 16 bytes at 8 bytes per source step, the loop stepping by two (and from 0).
   sim::Program vector = misalignedTimeLoop(64, 2, false);
-  auto& time = std::get<sim::LoopOp>(std::get<sim::FrameOp>(vector.body[0].value).body[0].value);
-  auto& inner = std::get<sim::LoopOp>(time.body[0].value);
+  auto& time = std::get<sim::FrameOp>(vector.body[0].value).body[0].asLoop();
+  auto& inner = time.body[0].asLoop();
   for (sim::Op& op : inner.body) std::get<sim::AccessOp>(op.value).offset = sim::Formula::linear(0, {{1, 8}});
   inner.step = sim::Formula::constant(2);
   CHECK_FALSE(sim::accessesMayCrossLines(vector, 64));

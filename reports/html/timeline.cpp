@@ -29,7 +29,7 @@ void collectAllocSizes(const sim::Block& block, std::map<std::size_t, std::int64
   for (const sim::Op& op : block) {
     if (const auto* a = std::get_if<sim::AllocOp>(&op.value)) {
       if (!a->sizeBytes.dependsOnData() && a->sizeBytes.terms().empty()) sizes[a->tag] = a->sizeBytes.evaluate(nullptr);
-    } else if (const auto* l = std::get_if<sim::LoopOp>(&op.value)) {
+    } else if (const auto* l = op.loop()) {
       collectAllocSizes(l->pre, sizes);
       collectAllocSizes(l->header, sizes);
       collectAllocSizes(l->body, sizes);

@@ -7,6 +7,7 @@
 #include "symbolic/condition.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -115,8 +116,43 @@ struct FrameOp {
   std::size_t scope = 0;  // the trace's Function or Call scope (an event export enters it)
 };
 
+/// A value kept on the heap, copied and moved as a value. An Op holds its loop this way: a LoopOp
+/// is about 1 KB and an access about 300 bytes, and a real program has an Op per event (lua's
+/// lparser.c a million), so inline loops made every Op as large as a loop.
+template <typename T>
+class Boxed {
+ public:
+  Boxed(T value) : value_(std::make_unique<T>(std::move(value))) {}  // NOLINT(google-explicit-constructor): Op{LoopOp{...}}
+  Boxed(const Boxed& other) : value_(std::make_unique<T>(*other.value_)) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& other) {
+    value_ = std::make_unique<T>(*other.value_);
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  ~Boxed() = default;
+  T& operator*() { return *value_; }
+  const T& operator*() const { return *value_; }
+
+ private:
+  std::unique_ptr<T> value_;
+};
+
 struct Op {
-  std::variant<AccessOp, AllocOp, FreeOp, LoopOp, BranchOp, FrameOp> value;
+  std::variant<AccessOp, AllocOp, FreeOp, Boxed<LoopOp>, BranchOp, FrameOp> value;
+
+  /// The loop this operation is, or null.
+  LoopOp* loop() {
+    auto* boxed = std::get_if<Boxed<LoopOp>>(&value);
+    return boxed ? &**boxed : nullptr;
+  }
+  const LoopOp* loop() const {
+    const auto* boxed = std::get_if<Boxed<LoopOp>>(&value);
+    return boxed ? &**boxed : nullptr;
+  }
+  /// The loop this operation is; std::bad_variant_access if it is none.
+  LoopOp& asLoop() { return *std::get<Boxed<LoopOp>>(value); }
+  const LoopOp& asLoop() const { return *std::get<Boxed<LoopOp>>(value); }
 };
 
 struct ContainerPlan {
@@ -148,7 +184,7 @@ template <typename B, typename Visit>
 void forEachOp(B& block, const Visit& visit) {
   for (auto& op : block) {
     visit(op);
-    if (auto* loop = std::get_if<LoopOp>(&op.value)) {
+    if (auto* loop = op.loop()) {
       for (auto* inner : {&loop->pre, &loop->header, &loop->body, &loop->post}) forEachOp(*inner, visit);
     } else if (auto* branch = std::get_if<BranchOp>(&op.value)) {
       for (auto& arm : branch->arms) forEachOp(arm.body, visit);
