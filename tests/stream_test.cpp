@@ -645,3 +645,31 @@ TEST_CASE("the stored-value memory: an array for aligned slots of known containe
   m.store(0, 396, 8);
   CHECK(m.load(0, 396) == std::optional<std::int64_t>(8));
 }
+
+TEST_CASE("an Op keeps its loop on the heap: copied deeply, moved in place, small", "[sim][program]") {
+  sim::LoopOp loop;
+  loop.slot = 3;
+  loop.body.push_back(sim::Op{sim::AccessOp{}});
+  sim::Op op{std::move(loop)};
+  REQUIRE(op.loop() != nullptr);
+  CHECK(op.asLoop().slot == 3);
+
+  sim::Op copy = op;  // a copy is a loop of its own
+  copy.asLoop().slot = 4;
+  copy.asLoop().body.clear();
+  CHECK(op.asLoop().slot == 3);
+  CHECK(op.asLoop().body.size() == 1);
+
+  const sim::LoopOp* where = op.loop();
+  std::vector<sim::Op> block;
+  block.push_back(std::move(op));
+  for (int i = 0; i < 100; ++i) block.push_back(sim::Op{sim::AccessOp{}});  // the block reallocates
+  CHECK(block.front().loop() == where);  // the loop did not move
+
+  const sim::Op access{sim::AccessOp{}};
+  CHECK(access.loop() == nullptr);
+  CHECK_THROWS_AS(access.asLoop(), std::bad_variant_access);
+  // Real programs have an Op per access: an Op is the size of an access, not of a loop.
+  CHECK(sizeof(sim::Op) < sizeof(sim::AccessOp) + 16);
+  CHECK(sizeof(sim::Op) < sizeof(sim::LoopOp) / 2);
+}
