@@ -1089,7 +1089,11 @@ SimulationResult simulate(const Program& program, std::size_t eventCount, const 
 
 std::vector<SimulationResult> simulateAll(const Program& program, std::size_t eventCount, const std::vector<cache::HierarchyConfig>& configs,
                                           const StreamOptions& options, const Progress& progress, unsigned threads) {
-  if (configs.size() == 1) return {simulate(program, eventCount, configs[0], options, progress, threads)};
+  if (configs.size() == 1) {  // moved in: a braced list would copy the result (a million events' counts in real programs)
+    std::vector<SimulationResult> one;
+    one.push_back(simulate(program, eventCount, configs[0], options, progress, threads));
+    return one;
+  }
   for (const cache::HierarchyConfig& config : configs)
     if (config.countSetMisses || config.trackFillers)
       throw std::invalid_argument("per-set misses and line fillers are counted for one cache configuration at a time");
