@@ -118,7 +118,8 @@ struct FrameOp {
 
 /// A value kept on the heap, copied and moved as a value. An Op holds its loop this way: a LoopOp
 /// is about 1 KB and an access about 300 bytes, and a real program has an Op per event (lua's
-/// lparser.c a million), so inline loops made every Op as large as a loop.
+/// lparser.c a million), so inline loops made every Op as large as a loop. A moved-from Boxed
+/// holds nothing, as a moved-from std::unique_ptr: it may only be assigned to or destroyed.
 template <typename T>
 class Boxed {
  public:
