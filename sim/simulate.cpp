@@ -1018,9 +1018,13 @@ struct Split {
 std::optional<Split> chooseSplit(const Program& program, const cache::HierarchyConfig& config, const StreamOptions& options, unsigned threads) {
   constexpr std::size_t kWidestWrittenOutWalk = 10;
   if (threads < 2 || options.observer || !cache::MruHierarchy::supports(config)) return std::nullopt;
-  // The loops as the stream runs them: small inner loops written out into the loop around them.
-  const bool flat = options.fastPaths && hasSmallLoops(program, options.binding.lazy);
-  const LineCrossings crossings = lineCrossings(flat ? flattenSmallLoops(program, options.binding.lazy) : program, smallestLine(config));
+  // The loops as the stream runs them (small inner loops written out into the loop around
+  // them), but only where accesses may cross lines: writing them out copies the program, and
+  // the written-out accesses take the addresses the loops took.
+  const std::uint32_t line = smallestLine(config);
+  LineCrossings crossings = lineCrossings(program, line);
+  if (crossings.may && options.fastPaths && hasSmallLoops(program, options.binding.lazy))
+    crossings = lineCrossings(flattenSmallLoops(program, options.binding.lazy), line);
   if (!crossings.may) {
     const std::optional<unsigned> bit = partitionBit(config, 2);
     return bit ? std::optional<Split>(Split{*bit, false}) : std::nullopt;
